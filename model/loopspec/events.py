@@ -1,0 +1,170 @@
+"""The durable session event envelope and the ``agent/inbox/spliced`` record (spec area LOG, SPLICE).
+
+A :class:`SessionEvent` is one line of a session log.  Its ``data`` stays frozen JSON: the
+projections interpret the types they own (``agent/inbox/spliced`` here, turn/step events in
+:mod:`loopspec.lifecycle_projection`) and let every other type pass through untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from loopspec.errors import InvalidEvent
+from loopspec.json_value import Frozen, JsonObject, freeze, thaw
+from loopspec.values import InboxTarget, Messages, UserMessage
+
+SPLICED = "agent/inbox/spliced"
+ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "ignorable", "surfaceOp", "sourceEventSeqs"})
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def is_safe_integer(value: object) -> bool:
+    """JavaScript's ``Number.isSafeInteger`` over parsed JSON (bools are not numbers)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    if isinstance(value, float):
+        return value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    return False
+
+
+@attrs.frozen
+class SessionEvent:
+    """One durable record: ``{type, seq, time, data}`` plus the optional envelope keys (LOG-1)."""
+
+    type: str
+    seq: int
+    time: int
+    data: Frozen
+    ignorable: bool | None = None
+    surface_op: Frozen = None
+    source_event_seqs: tuple[int, ...] | None = None
+
+    @classmethod
+    def from_json(cls, raw: object, *, line_seq: int | None = None) -> SessionEvent:
+        """Parse one envelope; :class:`InvalidEvent` (LOG-1) naming the defect when malformed."""
+        seq_hint = line_seq
+        if not isinstance(raw, dict):
+            raise InvalidEvent("LOG-1", f"an event must be a JSON object, got {type(raw).__name__}", seq_hint)
+        extra = set(raw) - ENVELOPE_KEYS
+        if extra:
+            raise InvalidEvent("LOG-1", f"unknown envelope key(s) {sorted(extra)}", seq_hint)
+        etype, seq, time = raw.get("type"), raw.get("seq"), raw.get("time")
+        if not isinstance(etype, str):
+            raise InvalidEvent("LOG-1", f"'type' must be a string, got {etype!r}", seq_hint)
+        if not (is_safe_integer(seq) and isinstance(seq, int) and seq >= 0):
+            raise InvalidEvent("LOG-1", f"'seq' must be a non-negative safe integer, got {seq!r}", seq_hint)
+        if not (is_safe_integer(time) and isinstance(time, int)):
+            raise InvalidEvent("LOG-1", f"'time' must be a safe integer, got {time!r}", seq)
+        if "data" not in raw:
+            raise InvalidEvent("LOG-1", "'data' is missing", seq)
+        ignorable = raw.get("ignorable")
+        if "ignorable" in raw and ignorable is not True:
+            raise InvalidEvent("LOG-1", f"'ignorable' may only be true, got {ignorable!r}", seq)
+        seqs = raw.get("sourceEventSeqs")
+        if "sourceEventSeqs" in raw and not (
+            isinstance(seqs, list) and all(is_safe_integer(s) and isinstance(s, int) for s in seqs)
+        ):
+            raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of integers", seq)
+        return cls(
+            type=etype,
+            seq=seq,
+            time=time,
+            data=freeze(raw["data"]),
+            ignorable=True if ignorable is True else None,
+            surface_op=freeze(raw["surfaceOp"]) if "surfaceOp" in raw else None,
+            source_event_seqs=tuple(seqs) if isinstance(seqs, list) else None,
+        )
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"type": self.type, "seq": self.seq, "time": self.time, "data": thaw(self.data)}
+        if self.ignorable is not None:
+            out["ignorable"] = True
+        if self.surface_op is not None:
+            out["surfaceOp"] = thaw(self.surface_op)
+        if self.source_event_seqs is not None:
+            out["sourceEventSeqs"] = list(self.source_event_seqs)
+        return out
+
+
+@attrs.frozen
+class InboxSpliced:
+    """Data of ``agent/inbox/spliced`` exactly as written (SPLICE-5).
+
+    ``removed_count`` and ``outcome`` are ``None`` when the key is absent: the writer omits
+    ``removedCount`` when nothing is removed, and the checker must be able to tell an omitted
+    count from a written ``0`` (which the real writer never produces).
+    """
+
+    target: InboxTarget
+    start: int
+    inserted: Messages
+    removed_count: int | None = None
+    outcome: Literal["canceled"] | None = None
+
+    @property
+    def removed(self) -> int:
+        return self.removed_count or 0
+
+    @property
+    def is_claim(self) -> bool:
+        """A pure deletion without outcome: only the loop's claim writes these (CLAIM-3)."""
+        return self.removed > 0 and self.outcome is None and not self.inserted
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"target": self.target.value, "start": self.start}
+        if self.removed_count is not None:
+            out["removedCount"] = self.removed_count
+        out["inserted"] = [m.to_json() for m in self.inserted]
+        if self.outcome is not None:
+            out["outcome"] = self.outcome
+        return out
+
+    @classmethod
+    def from_data(cls, data: Frozen, seq: int | None = None) -> InboxSpliced:
+        """Read a splice's data; :class:`InvalidEvent` (FOLD-1) for a malformed record.
+
+        Shape only: whether the coordinates fit the state is the fold's job (FOLD-2, FOLD-3).
+        """
+        if not isinstance(data, JsonObject):
+            raise InvalidEvent("FOLD-1", "splice data must be an object", seq)
+        try:
+            target = InboxTarget.parse(data.get("target"))
+        except ValueError as err:
+            raise InvalidEvent("FOLD-1", str(err), seq) from None
+        if "inserted" not in data or not isinstance(data["inserted"], tuple):
+            raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
+        start = data.get("start")
+        # JavaScript has one number type: 1.0 is the safe integer 1 there, so it is here.
+        if not is_safe_integer(start):
+            raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {start!r}", seq)
+        assert isinstance(start, int | float)
+        start = int(start)
+        removed = data.get("removedCount")
+        if "removedCount" in data:
+            if not is_safe_integer(removed):
+                raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {removed!r}", seq)
+            assert isinstance(removed, int | float)
+            removed = int(removed)
+        outcome = data.get("outcome")
+        if "outcome" in data and outcome != "canceled":
+            raise InvalidEvent("FOLD-1", f"'outcome' may only be 'canceled', got {outcome!r}", seq)
+        unknown = set(data) - {"target", "start", "removedCount", "inserted", "outcome"}
+        if unknown:
+            raise InvalidEvent("FOLD-1", f"unknown splice field(s) {sorted(unknown)}", seq)
+        inserted: list[UserMessage] = []
+        for raw in data["inserted"]:
+            try:
+                inserted.append(UserMessage.from_frozen(raw))
+            except ValueError as err:
+                raise InvalidEvent("DATA-2", f"inserted message: {err}", seq) from None
+        return cls(
+            target=target,
+            start=start,
+            inserted=tuple(inserted),
+            removed_count=removed if isinstance(removed, int) else None,
+            outcome="canceled" if outcome == "canceled" else None,
+        )

@@ -1,0 +1,174 @@
+"""The inbox operations as pure functions of :class:`InboxState` (spec areas SPLICE, NOTIFY, CLAIM).
+
+Every public edit funnels into :func:`mutate`, as in the real ``ReactLoopInbox``: normalize,
+elide no-ops, validate the candidate against both lists, and only then produce the durable
+record and the notifications.  A refused edit raises :class:`CommandRefused` and produces
+nothing, so callers never see a half-applied edit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import attrs
+
+from loopspec.errors import CommandRefused
+from loopspec.events import InboxSpliced
+from loopspec.normalize import JsNumber, normalize
+from loopspec.notifications import Claimed, Discarded, Inserted, Notification
+from loopspec.values import InboxState, InboxTarget, MessageId, Messages, UserMessage
+
+
+@attrs.frozen
+class InboxOutcome:
+    """What one inbox operation did: new state, durable records in order, notifications in order.
+
+    ``removed`` is the operation's return value for ``splice``/``claim`` (the messages taken
+    out); ``found`` is the boolean that ``replace``/``remove`` return.
+    """
+
+    state: InboxState
+    records: tuple[InboxSpliced, ...] = ()
+    notifications: tuple[Notification, ...] = ()
+    removed: Messages = ()
+    found: bool = True
+
+    def then(self, later: InboxOutcome) -> InboxOutcome:
+        """Sequence two outcomes; ``later`` must have been computed from ``self.state``."""
+        return InboxOutcome(
+            later.state,
+            self.records + later.records,
+            self.notifications + later.notifications,
+            self.removed + later.removed,
+            self.found and later.found,
+        )
+
+
+def first_duplicate(messages: Iterable[UserMessage]) -> MessageId | None:
+    """The first id seen twice walking ``messages`` in order, else None (DATA-5)."""
+    seen: set[MessageId] = set()
+    for m in messages:
+        if m.id in seen:
+            return m.id
+        seen.add(m.id)
+    return None
+
+
+def mutate(
+    state: InboxState,
+    target: InboxTarget,
+    start: JsNumber,
+    delete_count: JsNumber,
+    inserted: Messages,
+    *,
+    canceled: bool,
+) -> InboxOutcome:
+    """The one write path.  ``canceled`` is true for public edits and false for claims.
+
+    post: __return__.records == () or len(__return__.records) == 1
+    """
+    lane = state.lane(target)
+    where = normalize(start, delete_count, len(lane))
+    # SPLICE-2: an edit that removes nothing and inserts nothing is not written at all.
+    if where.delete_count == 0 and not inserted:
+        return InboxOutcome(state, removed=())
+    # NORM-5: JavaScript computes start -0 here; the session refuses -0 as JSON, so the real
+    # call throws before anything is written.  The model refuses the same calls.
+    if where.negative_zero_start:
+        raise CommandRefused("NORM-5", "start normalizes to -0, which the session cannot store; nothing written")
+    end = where.start + where.delete_count
+    candidate = lane[: where.start] + inserted + lane[end:]
+    # SPLICE-3: ids must stay unique over the candidate plus the other list, checked before
+    # writing; this also catches duplicates inside `inserted` and re-inserting a pending id.
+    other = state.lane(InboxTarget.NEXT_STEP if target is InboxTarget.NEXT_TURN else InboxTarget.NEXT_TURN)
+    walk = candidate + other if target is InboxTarget.NEXT_TURN else other + candidate
+    dup = first_duplicate(walk)
+    if dup is not None:
+        raise CommandRefused("SPLICE-3", f'message "{dup}" is already pending')
+    removed = lane[where.start : end]
+    record = InboxSpliced(
+        target=target,
+        start=where.start,
+        inserted=inserted,
+        # SPLICE-4: removedCount is written only when something is removed.
+        removed_count=where.delete_count or None,
+        # SPLICE-6: outcome "canceled" marks exactly the public edits that removed something.
+        outcome="canceled" if canceled and where.delete_count > 0 else None,
+    )
+    # NOTIFY-2: after the durable append, discarded (public edits only) then inserted, in list order.
+    notes: tuple[Notification, ...] = tuple(Discarded(m) for m in removed) if canceled else ()
+    notes += tuple(Inserted(m) for m in inserted)
+    return InboxOutcome(state.with_lane(target, candidate), (record,), notes, removed)
+
+
+def splice(
+    state: InboxState, target: InboxTarget, start: JsNumber, delete_count: JsNumber, inserted: Messages = ()
+) -> InboxOutcome:
+    """Public ``splice``; returns the removed messages in ``removed`` (SPLICE-1)."""
+    return mutate(state, target, start, delete_count, inserted, canceled=True)
+
+
+def append(state: InboxState, target: InboxTarget, message: UserMessage) -> InboxOutcome:
+    """``append(target, m)`` = ``splice(target, len, 0, [m])`` (SPLICE-1)."""
+    return splice(state, target, len(state.lane(target)), 0, (message,))
+
+
+def send_insert(state: InboxState, target: InboxTarget, message: UserMessage) -> InboxOutcome:
+    """The insertion ``send`` performs: ``splice(target, +Infinity, 0, [m])`` (INPUT-1)."""
+    return splice(state, target, math.inf, 0, (message,))
+
+
+def prepend(state: InboxState, target: InboxTarget, message: UserMessage) -> InboxOutcome:
+    """``prepend(target, m)`` = ``splice(target, 0, 0, [m])`` (SPLICE-1)."""
+    return splice(state, target, 0, 0, (message,))
+
+
+def locate(state: InboxState, message_id: MessageId) -> tuple[InboxTarget, int] | None:
+    """Where a pending id sits, searching next-turn before next-step (SPLICE-7)."""
+    for target in (InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP):
+        for index, message in enumerate(state.lane(target)):
+            if message.id == message_id:
+                return target, index
+    return None
+
+
+def replace(state: InboxState, message_id: MessageId, new: UserMessage) -> InboxOutcome:
+    """Replace a pending message (identity may change); not pending → ``found=False``, no record."""
+    where = locate(state, message_id)
+    if where is None:
+        return InboxOutcome(state, found=False)
+    return splice(state, where[0], where[1], 1, (new,))
+
+
+def remove(state: InboxState, message_id: MessageId) -> InboxOutcome:
+    """Remove a pending message as canceled; not pending → ``found=False``, no record."""
+    where = locate(state, message_id)
+    if where is None:
+        return InboxOutcome(state, found=False)
+    return splice(state, where[0], where[1], 1)
+
+
+def clear(state: InboxState) -> InboxOutcome:
+    """Cancel everything pending: next-step first, then next-turn (SPLICE-8)."""
+    first = splice(state, InboxTarget.NEXT_STEP, 0, len(state.next_step))
+    return first.then(splice(first.state, InboxTarget.NEXT_TURN, 0, len(first.state.next_turn)))
+
+
+def claim(state: InboxState, target: InboxTarget, turn: int) -> InboxOutcome:
+    """The loop's atomic ownership transfer of one boundary's batch (CLAIM-1 … CLAIM-4).
+
+    All of next-step, then — only when ``target`` is next-turn, i.e. at a turn's first
+    boundary — the first next-turn message.  Pure deletions without outcome; no discarded
+    notification; one ``claimed`` per message after both records, in batch order.
+
+    post: not (__return__.state.next_step)
+    post: len(__return__.removed) == len(state.next_step) + (
+        1 if target == InboxTarget.NEXT_TURN and state.next_turn else 0)
+    """
+    taken = mutate(state, InboxTarget.NEXT_STEP, 0, len(state.next_step), (), canceled=False)
+    if target is InboxTarget.NEXT_TURN:
+        taken = taken.then(mutate(taken.state, InboxTarget.NEXT_TURN, 0, 1, (), canceled=False))
+    # CLAIM-4: claimed notifications come after every claim record, one per message, batch order.
+    notes = tuple(Claimed(m, turn) for m in taken.removed)
+    return InboxOutcome(taken.state, taken.records, notes, taken.removed)

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The README's test command: install if needed, then run the whole suite.
+# HYPOTHESIS_PROFILE picks dev (default here), ci or thorough.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/bootstrap.sh
+exec python -m pytest -q "$@"

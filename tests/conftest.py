@@ -1,0 +1,37 @@
+"""Shared test configuration: Hypothesis profiles and paths to the reference material.
+
+Profiles (chosen by ``HYPOTHESIS_PROFILE``):
+* ``dev`` — fast feedback while editing (the default outside CI);
+* ``ci`` — what CI runs: at least 500 examples per state machine, 50+ steps, sized so the
+  whole suite stays well under 20 minutes on 2 cores;
+* ``thorough`` — long local runs before a release.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=60, stateful_step_count=30, deadline=None)
+settings.register_profile(
+    "ci",
+    max_examples=500,
+    stateful_step_count=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "thorough",
+    max_examples=5000,
+    stateful_step_count=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+REAL_TRACES = SHARED / "reference" / "real-traces"
