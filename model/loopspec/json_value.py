@@ -46,6 +46,8 @@ class JsonObject(Mapping[str, Frozen]):
 
 def freeze(value: object) -> Frozen:
     """Turn parsed JSON (dicts, lists, scalars) into its frozen form."""
+    if isinstance(value, JsonObject):  # already frozen: freezing is idempotent
+        return value
     if isinstance(value, dict):
         return JsonObject(tuple((str(k), freeze(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
