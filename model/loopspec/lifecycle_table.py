@@ -9,6 +9,21 @@ An input with no row for the current phase is refused with ``INPUT-4``.
 Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfall is pending);
 ``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
 pending).  Guards and effects are named here and implemented in :mod:`loopspec.agent`.
+
+Where the sources disagree the table follows ``../shared/seeds/README.md`` (details and reasons
+in ``spec/decisions.md``):
+
+* a ``reject`` closes the turn ``blocked`` and parks the rest (DECIDE-5, CHAIN-2) — the decision
+  record over the walk-through's "try the next pre-step";
+* a claim is final: no row ever re-inserts a claimed message, not on reject, failure, cancel or
+  restart (CLAIM-5) — the decision record over the walk-through's re-enqueue;
+* a claim takes all of next-step and one next-turn message only at a turn's first boundary
+  (``claim-turn`` vs ``claim-step``, CLAIM-1) — the code over the walk-through's sketch;
+* the public status is ``idle`` | ``running``; maintenance jobs are outside the model;
+* crash repair writes ``turn/end {interrupted}`` without any recovery flag (REPAIR-1);
+* version differences: the model writes v0.1.1's placement of a step's ``user/message`` events
+  (right after ``step/start``) and the whole cancel cause (v0.1.1/v0.1.5); the checker also
+  accepts v0.1.5's placement and v0.1.7's kind-only cause (VARIANT-1, VARIANT-2).
 """
 
 from __future__ import annotations
