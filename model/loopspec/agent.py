@@ -32,6 +32,8 @@ class AgentTransition:
     notifications: tuple[Notification, ...]
     value: Messages | bool | None
     fired: tuple[str, ...]
+    trace: tuple[SessionEvent | Notification, ...] = ()
+    """Events and notifications interleaved in emission order, as a live stream shows them."""
 
 
 def classify(command: cmd.Command) -> str:
@@ -154,7 +156,9 @@ def step(agent: Agent, command: cmd.Command) -> AgentTransition:
         raise CommandRefused("INPUT-4", f"input '{input_name}' has no transition while the agent is {agent.phase}")
     _prelude(work, command)
     _fire(work, work.agent.phase, input_name)
-    return AgentTransition(work.agent, tuple(work.events), tuple(work.notes), work.value, tuple(work.fired))
+    return AgentTransition(
+        work.agent, tuple(work.events), tuple(work.notes), work.value, tuple(work.fired), tuple(work.trace)
+    )
 
 
 def run(agent: Agent, *commands: cmd.Command) -> tuple[Agent, list[AgentTransition]]:

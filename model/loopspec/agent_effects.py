@@ -17,7 +17,7 @@ from loopspec import inbox as ops
 from loopspec import lifecycle_records as rec
 from loopspec.agent_state import Agent, RunningTurn
 from loopspec.errors import CommandRefused
-from loopspec.events import SPLICED, SessionEvent
+from loopspec.events import SPLICED, InboxSpliced, SessionEvent
 from loopspec.fold import replay
 from loopspec.inbox import InboxOutcome
 from loopspec.json_value import Frozen, JsonObject, freeze
@@ -40,6 +40,7 @@ class Work:
         self.command = command
         self.events: list[SessionEvent] = []
         self.notes: list[Notification] = []
+        self.trace: list[SessionEvent | Notification] = []  # both, interleaved in emission order
         self.fired: list[str] = []
         self.value: Messages | bool | None = None
         self.decision: PreStepDecision | None = None
@@ -62,12 +63,20 @@ class Work:
         log, events = self.agent.log.append(records)
         self.agent = attrs.evolve(self.agent, log=log)
         self.events.extend(events)
+        self.trace.extend(events)
+
+    def notify(self, *notes: Notification) -> None:
+        self.notes.extend(notes)
+        self.trace.extend(notes)
 
     def commit(self, outcome: InboxOutcome) -> None:
-        """Write an inbox outcome's records, then its notifications (NOTIFY-2 / CLAIM-4 order)."""
-        self.write(*((SPLICED, freeze(r.to_json())) for r in outcome.records))
+        """Write an inbox outcome's records and notifications in its own order (NOTIFY-4, CLAIM-4)."""
+        for item in outcome.trace:
+            if isinstance(item, InboxSpliced):
+                self.write((SPLICED, freeze(item.to_json())))
+            else:
+                self.notify(item)
         self.agent = attrs.evolve(self.agent, inbox=outcome.state)
-        self.notes.extend(outcome.notifications)
 
 
 def _edit(work: Work, _: str) -> None:
@@ -126,7 +135,7 @@ def _abort(work: Work, _: str) -> None:
 
 def _status(status: str) -> Callable[[Work, str], None]:
     def effect(work: Work, _: str) -> None:
-        work.notes.append(StatusChanged("running" if status == "running" else "idle"))
+        work.notify(StatusChanged("running" if status == "running" else "idle"))
 
     return effect
 
@@ -167,7 +176,7 @@ def _end_turn(work: Work, kind: str) -> None:
 
 def _agent_error(work: Work, _: str) -> None:
     # END-2: live agent/error with the last opened step, before the durable error turn/end.
-    work.notes.append(AgentError(work.run.turn, work.run.step, _failure(work)))
+    work.notify(AgentError(work.run.turn, work.run.step, _failure(work)))
 
 
 def _step_start(work: Work, _: str) -> None:
@@ -209,6 +218,7 @@ def _repair(work: Work, _: str) -> None:
     closers = interrupted_turn_closers(work.agent.log.events)  # REPAIR-1, REPAIR-3
     work.agent = attrs.evolve(work.agent, log=work.agent.log.append_events(closers))
     work.events.extend(closers)
+    work.trace.extend(closers)
 
 
 def _end_seed(work: Work, _: str) -> None:
@@ -264,5 +274,6 @@ def run_actions(
         work.agent = transition.agent
         work.events.extend(transition.events)
         work.notes.extend(transition.notifications)
+        work.trace.extend(transition.trace)
         work.fired.extend(transition.fired)
     return None

@@ -33,6 +33,9 @@ class InboxOutcome:
     notifications: tuple[Notification, ...] = ()
     removed: Messages = ()
     found: bool = True
+    trace: tuple[InboxSpliced | Notification, ...] = ()
+    """Records and notifications interleaved in emission order (NOTIFY-4): each public record's
+    notifications follow it before the next record; a claim's follow all of its records."""
 
     def then(self, later: InboxOutcome) -> InboxOutcome:
         """Sequence two outcomes; ``later`` must have been computed from ``self.state``."""
@@ -42,6 +45,7 @@ class InboxOutcome:
             self.notifications + later.notifications,
             self.removed + later.removed,
             self.found and later.found,
+            self.trace + later.trace,
         )
 
 
@@ -73,10 +77,6 @@ def mutate(
     # SPLICE-2: an edit that removes nothing and inserts nothing is not written at all.
     if where.delete_count == 0 and not inserted:
         return InboxOutcome(state, removed=())
-    # NORM-5: JavaScript computes start -0 here; the session refuses -0 as JSON, so the real
-    # call throws before anything is written.  The model refuses the same calls.
-    if where.negative_zero_start:
-        raise CommandRefused("NORM-5", "start normalizes to -0, which the session cannot store; nothing written")
     end = where.start + where.delete_count
     candidate = lane[: where.start] + inserted + lane[end:]
     # SPLICE-3: ids must stay unique over the candidate plus the other list, checked before
@@ -86,6 +86,11 @@ def mutate(
     dup = first_duplicate(walk)
     if dup is not None:
         raise CommandRefused("SPLICE-3", f'message "{dup}" is already pending')
+    # NORM-5: JavaScript computes start -0 here; the session refuses -0 as JSON inside
+    # `append`, which the real call reaches only after the duplicate walk above, so a -0
+    # edit that also repeats an id fails with SPLICE-3.  Either way nothing is written.
+    if where.negative_zero_start:
+        raise CommandRefused("NORM-5", "start normalizes to -0, which the session cannot store; nothing written")
     removed = lane[where.start : end]
     record = InboxSpliced(
         target=target,
@@ -99,7 +104,7 @@ def mutate(
     # NOTIFY-2: after the durable append, discarded (public edits only) then inserted, in list order.
     notes: tuple[Notification, ...] = tuple(Discarded(m) for m in removed) if canceled else ()
     notes += tuple(Inserted(m) for m in inserted)
-    return InboxOutcome(state.with_lane(target, candidate), (record,), notes, removed)
+    return InboxOutcome(state.with_lane(target, candidate), (record,), notes, removed, trace=(record, *notes))
 
 
 def splice(
@@ -171,4 +176,4 @@ def claim(state: InboxState, target: InboxTarget, turn: int) -> InboxOutcome:
         taken = taken.then(mutate(taken.state, InboxTarget.NEXT_TURN, 0, 1, (), canceled=False))
     # CLAIM-4: claimed notifications come after every claim record, one per message, batch order.
     notes = tuple(Claimed(m, turn) for m in taken.removed)
-    return InboxOutcome(taken.state, taken.records, notes, taken.removed)
+    return InboxOutcome(taken.state, taken.records, notes, taken.removed, trace=taken.records + notes)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 
 from loopspec import inbox
-from loopspec.events import SPLICED, SessionEvent
+from loopspec.events import SPLICED, InboxSpliced, SessionEvent
 from loopspec.inbox import InboxOutcome
 from loopspec.json_value import freeze
 from loopspec.normalize import JsNumber
@@ -28,6 +28,8 @@ class Transition:
     events: tuple[SessionEvent, ...]
     notifications: tuple[Notification, ...]
     value: Messages | bool | None
+    trace: tuple[SessionEvent | Notification, ...] = ()
+    """Events and notifications interleaved in emission order (NOTIFY-2, NOTIFY-4, CLAIM-4)."""
 
 
 @attrs.frozen
@@ -37,7 +39,9 @@ class InboxSession:
 
     def _commit(self, outcome: InboxOutcome, value: Messages | bool | None) -> Transition:
         log, events = self.log.append((SPLICED, freeze(r.to_json())) for r in outcome.records)
-        return Transition(InboxSession(log, outcome.state), events, outcome.notifications, value)
+        stamped = iter(events)
+        trace = tuple(next(stamped) if isinstance(item, InboxSpliced) else item for item in outcome.trace)
+        return Transition(InboxSession(log, outcome.state), events, outcome.notifications, value, trace)
 
     def splice(
         self, target: InboxTarget, start: JsNumber, delete_count: JsNumber, inserted: Messages = ()
