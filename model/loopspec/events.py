@@ -7,7 +7,7 @@ projections interpret the types they own (``agent/inbox/spliced`` here, turn/ste
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeGuard
 
 import attrs
 
@@ -18,6 +18,16 @@ from loopspec.values import InboxTarget, Messages, UserMessage
 SPLICED = "agent/inbox/spliced"
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "ignorable", "surfaceOp", "sourceEventSeqs"})
 MAX_SAFE_INTEGER = 2**53 - 1
+SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})
+
+
+def shown(value: object) -> str:
+    """``repr`` for error messages.  Python refuses to print ints past 4300 digits (a ``ValueError``),
+    and bad input must still end as an :class:`InvalidEvent`, so such values are described instead."""
+    try:
+        return repr(value)
+    except ValueError:
+        return f"a {type(value).__name__} too large to print"
 
 
 def is_safe_integer(value: object) -> bool:
@@ -29,6 +39,46 @@ def is_safe_integer(value: object) -> bool:
     if isinstance(value, float):
         return value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
     return False
+
+
+def _is_safe_int(value: object) -> TypeGuard[int]:
+    """A JSON integer token's value: an ``int`` (not a bool) within the safe range."""
+    return isinstance(value, int) and not isinstance(value, bool) and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+
+
+def check_envelope(raw: object, line_seq: int | None = None) -> str:
+    """Validate one parsed envelope (LOG-1) without freezing its payloads; return its ``type``.
+
+    :meth:`SessionEvent.from_json` and the log reader's fast path (which skips freezing the data
+    of event types a fold ignores) both run exactly this, so they reject the same envelopes.
+    """
+    if not isinstance(raw, dict):
+        raise InvalidEvent("LOG-1", f"an event must be a JSON object, got {type(raw).__name__}", line_seq)
+    if not ENVELOPE_KEYS.issuperset(raw):
+        raise InvalidEvent("LOG-1", f"unknown envelope key(s) {sorted(set(raw) - ENVELOPE_KEYS)}", line_seq)
+    etype, seq, time = raw.get("type"), raw.get("seq"), raw.get("time")
+    if not isinstance(etype, str):
+        raise InvalidEvent("LOG-1", f"'type' must be a string, got {shown(etype)}", line_seq)
+    if not (_is_safe_int(seq) and seq >= 0):
+        raise InvalidEvent("LOG-1", f"'seq' must be a non-negative safe integer, got {shown(seq)}", line_seq)
+    if not _is_safe_int(time):
+        raise InvalidEvent("LOG-1", f"'time' must be a safe integer, got {shown(time)}", seq)
+    if "data" not in raw:
+        raise InvalidEvent("LOG-1", "'data' is missing", seq)
+    if "ignorable" in raw and raw["ignorable"] is not True:
+        raise InvalidEvent("LOG-1", f"'ignorable' may only be true, got {shown(raw['ignorable'])}", seq)
+    if "sourceEventSeqs" in raw:
+        seqs = raw["sourceEventSeqs"]
+        # Inlined _is_safe_int: assistant messages list dozens of source seqs.
+        if not (
+            isinstance(seqs, list)
+            and all(
+                isinstance(s, int) and not isinstance(s, bool) and -MAX_SAFE_INTEGER <= s <= MAX_SAFE_INTEGER
+                for s in seqs
+            )
+        ):
+            raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of integers", seq)
+    return etype
 
 
 @attrs.frozen
@@ -46,36 +96,23 @@ class SessionEvent:
     @classmethod
     def from_json(cls, raw: object, *, line_seq: int | None = None) -> SessionEvent:
         """Parse one envelope; :class:`InvalidEvent` (LOG-1) naming the defect when malformed."""
-        seq_hint = line_seq
-        if not isinstance(raw, dict):
-            raise InvalidEvent("LOG-1", f"an event must be a JSON object, got {type(raw).__name__}", seq_hint)
-        extra = set(raw) - ENVELOPE_KEYS
-        if extra:
-            raise InvalidEvent("LOG-1", f"unknown envelope key(s) {sorted(extra)}", seq_hint)
-        etype, seq, time = raw.get("type"), raw.get("seq"), raw.get("time")
-        if not isinstance(etype, str):
-            raise InvalidEvent("LOG-1", f"'type' must be a string, got {etype!r}", seq_hint)
-        if not (is_safe_integer(seq) and isinstance(seq, int) and seq >= 0):
-            raise InvalidEvent("LOG-1", f"'seq' must be a non-negative safe integer, got {seq!r}", seq_hint)
-        if not (is_safe_integer(time) and isinstance(time, int)):
-            raise InvalidEvent("LOG-1", f"'time' must be a safe integer, got {time!r}", seq)
-        if "data" not in raw:
-            raise InvalidEvent("LOG-1", "'data' is missing", seq)
-        ignorable = raw.get("ignorable")
-        if "ignorable" in raw and ignorable is not True:
-            raise InvalidEvent("LOG-1", f"'ignorable' may only be true, got {ignorable!r}", seq)
+        check_envelope(raw, line_seq)
+        assert isinstance(raw, dict)
+        seq = raw["seq"]
+        try:
+            data = freeze(raw["data"])
+            surface_op = freeze(raw["surfaceOp"]) if "surfaceOp" in raw else None
+        except RecursionError:
+            # Freezing recurses per nesting level; a bad log must not crash the reader.
+            raise InvalidEvent("LOG-1", "'data' or 'surfaceOp' is nested too deeply", seq) from None
         seqs = raw.get("sourceEventSeqs")
-        if "sourceEventSeqs" in raw and not (
-            isinstance(seqs, list) and all(is_safe_integer(s) and isinstance(s, int) for s in seqs)
-        ):
-            raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of integers", seq)
         return cls(
-            type=etype,
+            type=raw["type"],
             seq=seq,
-            time=time,
-            data=freeze(raw["data"]),
-            ignorable=True if ignorable is True else None,
-            surface_op=freeze(raw["surfaceOp"]) if "surfaceOp" in raw else None,
+            time=raw["time"],
+            data=data,
+            ignorable=True if "ignorable" in raw else None,
+            surface_op=surface_op,
             source_event_seqs=tuple(seqs) if isinstance(seqs, list) else None,
         )
 
@@ -131,32 +168,36 @@ class InboxSpliced:
         """
         if not isinstance(data, JsonObject):
             raise InvalidEvent("FOLD-1", "splice data must be an object", seq)
+        # One dict instead of a linear JsonObject lookup per field (this runs for every splice of
+        # a replay); built from the end so the first occurrence of a key wins, as JsonObject's does.
+        fields = dict(reversed(data.items_))
         try:
-            target = InboxTarget.parse(data.get("target"))
+            target = InboxTarget.parse(fields.get("target"))
         except ValueError as err:
             raise InvalidEvent("FOLD-1", str(err), seq) from None
-        if "inserted" not in data or not isinstance(data["inserted"], tuple):
+        raw_inserted = fields.get("inserted")
+        if not isinstance(raw_inserted, tuple):  # also when absent
             raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
-        start = data.get("start")
+        start = fields.get("start")
         # JavaScript has one number type: 1.0 is the safe integer 1 there, so it is here.
         if not is_safe_integer(start):
-            raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {start!r}", seq)
+            raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {shown(start)}", seq)
         assert isinstance(start, int | float)
         start = int(start)
-        removed = data.get("removedCount")
-        if "removedCount" in data:
+        removed = fields.get("removedCount")
+        if "removedCount" in fields:
             if not is_safe_integer(removed):
-                raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {removed!r}", seq)
+                raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {shown(removed)}", seq)
             assert isinstance(removed, int | float)
             removed = int(removed)
-        outcome = data.get("outcome")
-        if "outcome" in data and outcome != "canceled":
-            raise InvalidEvent("FOLD-1", f"'outcome' may only be 'canceled', got {outcome!r}", seq)
-        unknown = set(data) - {"target", "start", "removedCount", "inserted", "outcome"}
-        if unknown:
+        outcome = fields.get("outcome")
+        if "outcome" in fields and outcome != "canceled":
+            raise InvalidEvent("FOLD-1", f"'outcome' may only be 'canceled', got {shown(outcome)}", seq)
+        if not SPLICE_FIELDS.issuperset(fields):
+            unknown = fields.keys() - SPLICE_FIELDS
             raise InvalidEvent("FOLD-1", f"unknown splice field(s) {sorted(unknown)}", seq)
         inserted: list[UserMessage] = []
-        for raw in data["inserted"]:
+        for raw in raw_inserted:
             try:
                 inserted.append(UserMessage.from_frozen(raw))
             except ValueError as err:

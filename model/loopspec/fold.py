@@ -14,6 +14,7 @@ from loopspec.errors import InvalidEvent
 from loopspec.events import SPLICED, InboxSpliced, SessionEvent
 from loopspec.inbox import first_duplicate
 from loopspec.json_value import Frozen, freeze
+from loopspec.log_reader import EventReader
 from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget, MessageId, Messages, UserMessage
 
 
@@ -38,6 +39,11 @@ def apply(state: InboxState, event: SessionEvent) -> InboxState:
     Every type other than ``agent/inbox/spliced`` returns ``state`` itself (FOLD-4); a splice
     that does not fit raises :class:`InvalidEvent` naming the event's seq.
     ``outcome`` is bookkeeping for consumed work and does not affect the fold.
+
+    raises: InvalidEvent
+    post: event.type == SPLICED or __return__ is state
+    post: event.type != SPLICED or len(set(__return__.ids())) == len(__return__.ids())
+    post: __return__.next_turn == state.next_turn or __return__.next_step == state.next_step
     """
     if event.type != SPLICED:
         return state
@@ -135,8 +141,13 @@ def _data_of(splice: InboxSpliced) -> Frozen:
 
 
 def replay(events: Iterable[SessionEvent]) -> InboxState:
-    """Fold a whole log from the empty inbox (FOLD-5); raises on the first invalid splice."""
+    """Fold a whole log from the empty inbox (FOLD-5); raises on the first invalid splice.
+
+    From a log file (:class:`EventReader`) only the splices are built as events: every other line
+    is still validated as an envelope (LOG-1) in order, but its data, which this fold ignores
+    (FOLD-4), is never frozen.  Errors and result are those of folding every event.
+    """
     projector = InboxProjector()
-    for event in events:
+    for event in events.only(SPLICED) if isinstance(events, EventReader) else events:
         projector.feed(event)
     return projector.state()

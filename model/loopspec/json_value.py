@@ -44,10 +44,22 @@ class JsonObject(Mapping[str, Frozen]):
         return hash(frozenset(self.items_))
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
 def freeze(value: object) -> Frozen:
     """Turn parsed JSON (dicts, lists, scalars) into its frozen form."""
-    if isinstance(value, JsonObject):  # already frozen: freezing is idempotent
-        return value
+    # Dispatch on the exact type first: JsonObject is a Mapping, so isinstance() against it
+    # goes through the ABC machinery, which dominated the cost of reading long logs.
+    kind = type(value)
+    if kind in _SCALARS:
+        return value  # type: ignore[return-value]
+    if kind is dict:
+        return JsonObject(tuple((str(k), freeze(v)) for k, v in value.items()))  # type: ignore[attr-defined]
+    if kind is list or kind is tuple:
+        return tuple(freeze(v) for v in value)  # type: ignore[attr-defined]
+    if kind is JsonObject:  # already frozen: freezing is idempotent
+        return value  # type: ignore[return-value]
     if isinstance(value, dict):
         return JsonObject(tuple((str(k), freeze(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
