@@ -16,7 +16,6 @@ from loopspec.agent_effects import EFFECTS, Work, run_actions
 from loopspec.agent_state import Agent
 from loopspec.errors import CommandRefused
 from loopspec.events import SessionEvent
-from loopspec.inbox import send_insert
 from loopspec.lifecycle_table import CHOICES, IDLE, Row, rows_for
 from loopspec.listeners import Enter, Reject, run_chain
 from loopspec.notifications import Notification
@@ -113,21 +112,13 @@ def _prelude(work: Work, command: cmd.Command) -> None:
             work.raised = command.error
             work.code = command.code
         elif command.kind == "tool-calls":
-            work.raised = _tool_context_refusal(work, command.context)
+            # RESULT-2: the tools insert their context while the step runs, one public splice per
+            # message; a refused one is the tool throwing, after the earlier ones were written.
+            actions = tuple(cmd.Append(InboxTarget.NEXT_STEP, m) for m in command.context)
+            work.raised = run_actions(work, actions, step)
     elif isinstance(command, cmd.TurnStopping) and run is not None and run.aborted is None:
         refused = run_actions(work, command.actions, step)
         work.raised = refused if refused is not None else command.raises
-
-
-def _tool_context_refusal(work: Work, context: Messages) -> str | None:
-    """A tool whose context insertion is refused fails its step with that message."""
-    inbox = work.agent.inbox
-    for message in context:
-        try:
-            inbox = send_insert(inbox, InboxTarget.NEXT_STEP, message).state
-        except CommandRefused as err:
-            return err.message
-    return None
 
 
 def _fire(work: Work, phase: str, input_name: str) -> None:

@@ -207,13 +207,6 @@ def _set_turn_ends(work: Work, _: str) -> None:
     work.set_run(turn_ends=ends)
 
 
-def _insert_tool_context(work: Work, _: str) -> None:
-    result = work.result
-    assert result is not None
-    for message in result.context:  # RESULT-2: a public insertion at the end of next-step
-        work.commit(ops.send_insert(work.agent.inbox, InboxTarget.NEXT_STEP, message))
-
-
 def _repair(work: Work, _: str) -> None:
     closers = interrupted_turn_closers(work.agent.log.events)  # REPAIR-1, REPAIR-3
     work.agent = attrs.evolve(work.agent, log=work.agent.log.append_events(closers))
@@ -253,7 +246,6 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "enter-messages": _enter_messages,
     "step-end": _step_end,
     "set-turn-ends": _set_turn_ends,
-    "insert-tool-context": _insert_tool_context,
     "repair": _repair,
     "end-seed": _end_seed,
     "reload": _reload,

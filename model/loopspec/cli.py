@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-SUBCOMMANDS = ("loopspec.cli_replay",)
+SUBCOMMANDS = ("loopspec.cli_replay", "loopspec.cli_docs", "loopspec.cli_check", "loopspec.cli_vectors")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from loopspec.json_value import Frozen, freeze
+from loopspec.json_value import Frozen, JsonObject, freeze
 from loopspec.listeners import Listener
 from loopspec.normalize import JsNumber
 from loopspec.values import InboxTarget, MessageId, Messages, UserMessage
@@ -83,9 +83,16 @@ def inject(message: UserMessage) -> Send:
 USER_CAUSE: Frozen = freeze({"kind": "user"})
 
 
+def _check_cause(_: object, __: object, cause: Frozen) -> None:
+    # TurnEndCancelCause is an object with a string kind; a null cause would be
+    # indistinguishable from "not aborted" (CANCEL-1).
+    if not (isinstance(cause, JsonObject) and isinstance(cause.get("kind"), str)):
+        raise ValueError(f"a cancel cause must be an object with a string 'kind', got {cause!r}")
+
+
 @attrs.frozen
 class Cancel:
-    cause: Frozen = USER_CAUSE
+    cause: Frozen = attrs.field(default=USER_CAUSE, validator=_check_cause)
     keep_inbox: bool = False
 
 
@@ -122,6 +129,13 @@ class StepResult:
     retry: bool = False
     error: str = "step failed"
     code: str = "UNKNOWN"
+
+    def __attrs_post_init__(self) -> None:
+        # Each field belongs to one kind of result; elsewhere it would describe nothing real.
+        if (self.context or self.conclude) and self.kind != "tool-calls":
+            raise ValueError(f"context and conclude belong to a tool-calls result, not {self.kind!r}")
+        if self.retry and self.kind != "request-error":
+            raise ValueError(f"retry belongs to a request-error result, not {self.kind!r}")
 
 
 @attrs.frozen

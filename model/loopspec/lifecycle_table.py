@@ -91,7 +91,8 @@ TABLE: tuple[Row, ...] = (
     Row(STEPPING, "step-result", "retry", (), STEPPING, ("RESULT-3",)),
     Row(STEPPING, "step-result", "failed", ("step-end", "agent-error", "end-turn:error"), TURN_ENDED,
         ("RESULT-3", "STEP-2", "END-2")),
-    Row(STEPPING, "step-result", "finished", ("insert-tool-context", "step-end", "set-turn-ends"), BOUNDARY,
+    # Tool-produced context was already inserted while the step ran (stepping/edit rows, RESULT-2).
+    Row(STEPPING, "step-result", "finished", ("step-end", "set-turn-ends"), BOUNDARY,
         ("RESULT-1", "RESULT-2", "STEP-2")),
     # ---- after a step: stop, or the next boundary ----
     Row(BOUNDARY, "auto", "stopping-due", (), STOPPING, ("RESULT-4",)),

@@ -1,0 +1,235 @@
+'use strict';
+// The agent loop as a synchronous state machine (spec/07 … spec/12, real-behaviour §6, §8).
+//
+// The real loop is async; its await points are where this machine rests, waiting for the
+// environment's answer: 'deciding' (the pre-step waterfall), 'stepping' (the model call and tools),
+// 'stopping' (agent/turn-stopping).  Everything between two await points runs inside one call,
+// exactly as the real driver runs synchronously up to its next await.
+
+const { Session } = require('./session');
+const { Inbox, Refused, NEXT_TURN, NEXT_STEP, SPLICED } = require('./inbox');
+const { runWaterfall, ListenerThrew } = require('./prestep');
+
+const IDLE = 'idle';
+const DECIDING = 'deciding';
+const STEPPING = 'stepping';
+const STOPPING = 'stopping';
+
+// CANCEL-4: a disposed agent never replays a latched wake.
+function isDisposed(cause) {
+  return cause !== null && typeof cause === 'object' && cause.kind === 'disposed';
+}
+
+class Agent {
+  // `events`: a stored log to load (a restart); `observe(entry)` sees every durable event
+  // ({durable: event}) and live notification ({live: notification}) in emission order.
+  constructor(events = [], observe = () => {}) {
+    this.observe = observe;
+    this.session = new Session(events);
+    this.session.onAppend = (event) => this.observe({ durable: event });
+    this.inbox = new Inbox(this.session, (n) => this.observe({ live: n }));
+    this.phase = IDLE;
+    this.run = null; // the running turn's private state
+    this.lastTurn = 0;
+  }
+
+  get status() {
+    return this.phase === IDLE ? 'idle' : 'running';
+  }
+
+  setPhase(phase) {
+    const before = this.status;
+    this.phase = phase;
+    if (this.status !== before) this.observe({ live: { type: 'agent/status', status: this.status } }); // STATUS-1
+  }
+
+  // ---- input (INPUT-1 … INPUT-3, CANCEL-1 … CANCEL-4) ----
+
+  send(message, target, wake) {
+    const run = this.run;
+    // CANCEL-4: decided before the insertion; only a waking send is redirected.
+    const wakingAfterAbort = wake && run !== null && run.aborted;
+    this.inbox.splice(wakingAfterAbort ? NEXT_TURN : target, Infinity, 0, [message]); // INPUT-3: may throw
+    if (!wake) return;
+    if (this.phase === IDLE) {
+      this.wake();
+    } else if (wakingAfterAbort && !isDisposed(run.abort)) {
+      run.wakeRequested = true;
+    }
+  }
+
+  cancel(cause, keepInbox) {
+    if (!keepInbox) {
+      this.inbox.clear();
+      if (this.run) this.run.wakeRequested = false;
+    }
+    if (this.run && !this.run.aborted) Object.assign(this.run, { aborted: true, abort: cause }); // first cause wins
+  }
+
+  // ---- the driver ----
+
+  wake() {
+    this.setPhase(DECIDING); // INPUT-2: status first, then turn/start and the claim, same call
+    this.startTurn();
+  }
+
+  startTurn() {
+    const turn = this.lastTurn + 1; // TURN-1
+    this.session.append('turn/start', { turn });
+    this.lastTurn = turn;
+    this.run = { turn, step: 0, stepOpen: false, aborted: false, abort: null, wakeRequested: false, turnEnds: null, batch: [] };
+    this.boundary(NEXT_TURN); // TURN-4
+  }
+
+  boundary(target) {
+    this.run.batch = this.inbox.claim(target, this.run.turn); // CLAIM-1, CLAIM-6
+    this.phase = DECIDING;
+  }
+
+  expect(phase, input) {
+    if (this.phase !== phase) throw new Refused('INPUT-4', `'${input}' is not expected while ${this.phase}`);
+  }
+
+  decide(listeners, perform) {
+    this.expect(DECIDING, 'decide');
+    const run = this.run;
+    if (run.aborted) return this.endTurn({ kind: 'aborted', reason: run.abort }); // CANCEL-3
+    let decision;
+    try {
+      decision = runWaterfall(run.batch, listeners, perform);
+    } catch (err) {
+      if (!(err instanceof ListenerThrew)) throw err;
+      if (run.aborted) return this.endTurn({ kind: 'aborted', reason: run.abort });
+      return this.fail(err.message, 'UNKNOWN'); // DECIDE-7
+    }
+    if (run.aborted) return this.endTurn({ kind: 'aborted', reason: run.abort });
+    if (decision.kind === 'reject') return this.endTurn({ kind: 'blocked' }); // DECIDE-5
+    if (decision.messages.length === 0) {
+      if (run.turnEnds) return this.endTurn({ kind: run.turnEnds }, true); // DECIDE-6, later boundary
+      if (run.step === 0) return this.endTurn({ kind: 'completed' }); // DECIDE-6, first boundary
+    }
+    run.step += 1;
+    run.stepOpen = true;
+    run.batch = [];
+    this.session.append('step/start', { turn: run.turn, step: run.step }); // DECIDE-8
+    for (const m of decision.messages) this.session.append('user/message', m, { surfaceOp: 'append' });
+    this.phase = STEPPING;
+    return undefined;
+  }
+
+  stepResult(result) {
+    this.expect(STEPPING, 'step-result');
+    const run = this.run;
+    if (run.aborted) {
+      this.closeStep();
+      return this.endTurn({ kind: 'aborted', reason: run.abort }); // CANCEL-3
+    }
+    if (result.kind === 'request-error' && result.retry) return undefined; // RESULT-3: same step
+    if (result.kind === 'fail' || result.kind === 'request-error') {
+      this.closeStep();
+      return this.fail(result.error, result.code);
+    }
+    let stepEnd = null;
+    if (result.kind === 'stop') stepEnd = 'completed';
+    if (result.kind === 'max-tokens') stepEnd = 'max-tokens';
+    if (result.kind === 'tool-calls') {
+      for (const m of result.context || []) {
+        try {
+          this.inbox.splice(NEXT_STEP, Infinity, 0, [m]); // RESULT-2: a public insertion at the end
+        } catch (err) {
+          if (err.rule === undefined) throw err;
+          this.closeStep();
+          return this.fail(err.message, 'UNKNOWN');
+        }
+      }
+      if (result.conclude) stepEnd = 'completed';
+    }
+    run.turnEnds = run.turnEnds === 'max-tokens' ? 'max-tokens' : stepEnd; // RESULT-1: sticky
+    this.closeStep();
+    if (run.turnEnds && this.inbox.nextStep.length === 0) {
+      this.phase = STOPPING; // RESULT-4
+      return undefined;
+    }
+    return this.boundary(NEXT_STEP);
+  }
+
+  turnStopping(actions, raises, perform) {
+    this.expect(STOPPING, 'turn-stopping');
+    const run = this.run;
+    if (run.aborted) return this.endTurn({ kind: 'aborted', reason: run.abort });
+    let raised = null;
+    for (const action of actions) {
+      try {
+        perform(action);
+      } catch (err) {
+        if (err.rule === undefined) throw err;
+        raised = err.message;
+        break;
+      }
+    }
+    if (raised === null && raises !== null && raises !== undefined) raised = raises;
+    if (run.aborted) return this.endTurn({ kind: 'aborted', reason: run.abort });
+    if (raised !== null) return this.fail(raised, 'UNKNOWN');
+    if (this.inbox.nextStep.length === 0) return this.endTurn({ kind: run.turnEnds }, true); // RESULT-5
+    return this.boundary(NEXT_STEP); // RESULT-4: steered or injected input extends the turn
+  }
+
+  closeStep() {
+    const run = this.run;
+    this.session.append('step/end', { turn: run.turn, step: run.step }); // STEP-2
+    run.stepOpen = false;
+  }
+
+  fail(message, code) {
+    const error = { message, code };
+    // END-2: the live agent/error (last opened step) precedes the durable error end.
+    this.observe({ live: { type: 'agent/error', turn: this.run.turn, step: this.run.step, error } });
+    return this.endTurn({ kind: 'error', error });
+  }
+
+  // turn/end, then: chain (CHAIN-1), replay a latched wake (CANCEL-4) or park (CHAIN-2).
+  endTurn(reason, normalExit = false) {
+    const run = this.run;
+    this.session.append('turn/end', { turn: run.turn, reason });
+    if (normalExit && this.inbox.hasPending) return this.startTurn();
+    this.run = null;
+    this.setPhase(IDLE);
+    if (run.wakeRequested && this.inbox.hasPending) this.wake();
+    return undefined;
+  }
+
+  // ---- restart (REPAIR-1 … REPAIR-4) ----
+
+  // A new process loading the stored log: close an open turn, mark the seed, fold the inbox.
+  load() {
+    const events = this.session.events;
+    let openTurn = null;
+    let openStep = null;
+    for (const e of events) {
+      if (e.type === 'turn/start') [openTurn, openStep] = [e.data.turn, null];
+      else if (e.type === 'turn/end') [openTurn, openStep] = [null, null];
+      else if (e.type === 'step/start') openStep = e.data.step;
+      else if (e.type === 'step/end') openStep = null;
+      if (e.type === 'turn/start') this.lastTurn = e.data.turn;
+    }
+    if (openTurn !== null) {
+      // This implementation writes no tool events, so no synthetic tool/result is ever owed.
+      const time = this.session.lastTime; // REPAIR-3
+      if (openStep !== null) this.session.appendAt('step/end', { turn: openTurn, step: openStep }, time);
+      this.session.appendAt('turn/end', { turn: openTurn, reason: { kind: 'interrupted' } }, time);
+    }
+    const last = events[events.length - 1];
+    if (!last || last.type !== 'session/end-seed') this.session.append('session/end-seed', {}); // REPAIR-2
+    const lists = Inbox.fold(this.session.events); // FOLD-5
+    this.inbox.lists = lists;
+  }
+}
+
+// A crash and a reload: the new agent knows only the old one's log.
+function restarted(agent) {
+  const fresh = new Agent(agent.session.events, agent.observe);
+  fresh.load();
+  return fresh;
+}
+
+module.exports = { Agent, restarted, IDLE, DECIDING, STEPPING, STOPPING, SPLICED };

@@ -1,0 +1,168 @@
+"""One conformance vector case: commands, the model's observation of each, and the final state.
+
+A case's expectations are computed by running the model; what makes a *hand-written* case
+worth having is its :data:`Probe`, a check of the rule's hallmark (this step is refused with
+that code, that event carries this start, …) run when the suite is generated.  If the model
+ever stops showing the hallmark, generation fails instead of silently writing a vector that
+no longer demonstrates its rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from loopspec import commands as cmd
+from loopspec.agent_state import Agent
+from loopspec.vectors.codec import encode_command
+from loopspec.vectors.json_reading import Json
+from loopspec.vectors.observation import observe_rows, state_of
+
+CASE_FORMAT = "loopspec-vector/1"
+
+Probe = Callable[[Sequence[Json], Json], "str | None"]
+"""``(observations, final state) -> complaint or None``."""
+
+
+class ProbeFailed(AssertionError):
+    """A hand-written case no longer shows the hallmark of its rule."""
+
+
+def no_probe(_: Sequence[Json], __: Json) -> str | None:
+    return None
+
+
+@attrs.frozen
+class CaseSpec:
+    """A case before the model has run it: where it goes, what it is for, its commands."""
+
+    path: str
+    kind: str
+    rules: tuple[str, ...]
+    description: str
+    commands: tuple[cmd.Command, ...]
+    probe: Probe = no_probe
+    rows: tuple[str, ...] = ()
+
+
+def build_case(spec: CaseSpec) -> Json:
+    """Run the model over the commands and write down every observation and the final state."""
+    agent = Agent()
+    steps: list[Json] = []
+    observations: list[Json] = []
+    fired: list[str] = []
+    for command in spec.commands:
+        agent, observation, fired_now = observe_rows(agent, command)
+        rows = list(fired_now)
+        fired.extend(r for r in rows if r not in fired)
+        observations.append(observation)
+        steps.append({"command": encode_command(command), "expect": observation, "rows": rows})
+    final = state_of(agent)
+    complaint = spec.probe(observations, final)
+    if complaint is not None:
+        raise ProbeFailed(f"{spec.path}: {complaint}")
+    return {
+        "format": CASE_FORMAT,
+        "id": spec.path,
+        "kind": spec.kind,
+        "rules": list(spec.rules),
+        "rows": list(spec.rows or fired),
+        "negative": any(not o["ok"] for o in observations),
+        "description": spec.description,
+        "steps": steps,
+        "final": final,
+    }
+
+
+def case_text(case: Json) -> str:
+    """The file content of a case: one top-level key per line, one step per line; final newline.
+
+    Compact enough to commit, and a diff shows which step's expectation changed.
+    """
+
+    def dump(obj: object) -> str:
+        return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(", ", ": "))
+
+    lines = []
+    for key, item in case.items():
+        if key == "steps" and isinstance(item, list):
+            steps = ",\n".join("  " + dump(s) for s in item)
+            lines.append(f' "steps": [\n{steps}\n ]')
+        else:
+            lines.append(f" {dump(key)}: {dump(item)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+# ---- probes: small checks of a rule's hallmark ----
+
+
+def _step(observations: Sequence[Json], index: int) -> Json:
+    return observations[index] if -len(observations) <= index < len(observations) else {}
+
+
+def refused(index: int, code: str) -> Probe:
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        got = _step(obs, index)
+        ok = got.get("ok") is False and got.get("code") == code
+        return None if ok else f"step {index} should be refused with {code}, got {got.get('code', 'accepted')}"
+
+    return probe
+
+
+def event_types(index: int, *types: str) -> Probe:
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        events = _step(obs, index).get("events")
+        got = [e["type"] for e in events] if isinstance(events, list) else None
+        return None if got == list(types) else f"step {index} events should be {list(types)}, got {got}"
+
+    return probe
+
+
+def note_types(index: int, *types: str) -> Probe:
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        notes = _step(obs, index).get("notifications")
+        got = [n["type"] for n in notes] if isinstance(notes, list) else None
+        return None if got == list(types) else f"step {index} notifications should be {list(types)}, got {got}"
+
+    return probe
+
+
+def event_data(index: int, event: int, key: str, value: object) -> Probe:
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        events = _step(obs, index).get("events")
+        try:
+            got = events[event]["data"].get(key, "<absent>")  # type: ignore[index]
+        except (IndexError, KeyError, TypeError, AttributeError):
+            return f"step {index} has no event {event}"
+        return None if got == value else f"step {index} event {event} {key} should be {value!r}, got {got!r}"
+
+    return probe
+
+
+def value(index: int, expected: object) -> Probe:
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        got = _step(obs, index).get("value", "<none>")
+        if isinstance(got, list) and isinstance(expected, list):
+            got = [m["id"] for m in got]
+        return None if got == expected else f"step {index} value should be {expected!r}, got {got!r}"
+
+    return probe
+
+
+def final(key: str, expected: object) -> Probe:
+    def probe(_: Sequence[Json], state: Json) -> str | None:
+        got = state.get(key)
+        if key == "inbox" and isinstance(got, dict):
+            got = {lane: [m["id"] for m in ms] for lane, ms in got.items()}
+        return None if got == expected else f"final {key} should be {expected!r}, got {got!r}"
+
+    return probe
+
+
+def all_of(*probes: Probe) -> Probe:
+    def probe(obs: Sequence[Json], state: Json) -> str | None:
+        return next((c for c in (p(obs, state) for p in probes) if c is not None), None)
+
+    return probe

@@ -1,0 +1,201 @@
+"""``loopspec vectors generate``: a versioned, deterministic suite of vector cases.
+
+Three kinds of case, laid out as ``area/handler/case.json``:
+
+* **rule** — one hand-written case (at least) per spec rule checkable from ``commands``
+  (:mod:`.rule_cases_inbox`, :mod:`.rule_cases_loop`);
+* **row** — for every row of the lifecycle table, the shortest seeded random walk whose last
+  command fires it (``lifecycle/<input>/<phase>-<guard>``);
+* **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``).
+
+``manifest.json`` records the suite format, protocol, spec version and digest, counts, which
+cases cover which rule and row, and a sha256 per case file.  Same seed and count, same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from importlib import metadata
+from pathlib import Path
+
+from loopspec import commands as cmd
+from loopspec.agent import step
+from loopspec.agent_state import Agent
+from loopspec.errors import CommandRefused
+from loopspec.lifecycle_table import TABLE
+from loopspec.spec_index import SpecFormatError, load_spec
+from loopspec.vectors import rule_cases_inbox, rule_cases_loop
+from loopspec.vectors.case import CaseSpec, build_case, case_text
+from loopspec.vectors.command_gen import Generator, RandomChooser
+from loopspec.vectors.json_reading import Json
+from loopspec.vectors.transport import PROTOCOL
+
+SUITE_FORMAT = "loopspec-suite/1"
+WALK_STEPS = 12
+MIN_ROW_WALKS, MAX_ROW_WALKS = 300, 5000
+
+
+class SuiteError(Exception):
+    """The suite cannot be generated (a row is unreachable, the output directory is not ours)."""
+
+
+def rule_cases() -> tuple[CaseSpec, ...]:
+    return rule_cases_inbox.CASES + rule_cases_loop.CASES
+
+
+def _walk(seed: str, steps: int) -> list[tuple[cmd.Command, tuple[str, ...]]]:
+    """One seeded random walk: each command with the rows it fired (none if refused)."""
+    gen = Generator(RandomChooser(random.Random(seed)))
+    agent = Agent()
+    out: list[tuple[cmd.Command, tuple[str, ...]]] = []
+    for _ in range(steps):
+        command = gen.next_command(agent)
+        try:
+            transition = step(agent, command)
+        except CommandRefused:
+            out.append((command, ()))
+            continue
+        agent = transition.agent
+        out.append((command, transition.fired))
+    return out
+
+
+def row_cases(seed: int) -> tuple[CaseSpec, ...]:
+    """For each table row, the shortest walk prefix (first found on ties) ending with a command firing it."""
+    best: dict[str, tuple[cmd.Command, ...]] = {}
+    keys = [row.key for row in TABLE]
+    for n in range(MAX_ROW_WALKS):
+        if n >= MIN_ROW_WALKS and len(best) == len(keys):
+            break
+        walk = _walk(f"{seed}-rows-{n}", WALK_STEPS)
+        for index, (_, fired) in enumerate(walk):
+            for key in fired:
+                if key not in best or index + 1 < len(best[key]):
+                    best[key] = tuple(c for c, _ in walk[: index + 1])
+    missing = [k for k in keys if k not in best]
+    if missing:
+        raise SuiteError(f"no walk of {MAX_ROW_WALKS} reached lifecycle row(s) {missing}")
+    cases = []
+    for row in TABLE:
+        cases.append(CaseSpec(
+            f"lifecycle/{row.input}/{row.phase}-{row.guard}", "row", row.rules,
+            f"The shortest seeded walk found whose last command fires the lifecycle row {row.key}.",
+            best[row.key], rows=(row.key,),
+        ))
+    return tuple(cases)
+
+
+def walk_cases(seed: int, count: int, steps: int = 2 * WALK_STEPS) -> tuple[CaseSpec, ...]:
+    return tuple(
+        CaseSpec(f"random/walk/walk-{i:04d}", "walk", (), f"Seeded random walk {i} of {count} (seed {seed}).",
+                 tuple(c for c, _ in _walk(f"{seed}-walk-{i}", steps)))
+        for i in range(count)
+    )
+
+
+def commands_rule_ids() -> tuple[str, ...] | None:
+    """IDs of the rules checkable from commands, or None when no spec checkout is at hand."""
+    try:
+        spec = load_spec()
+    except SpecFormatError:
+        return None
+    return tuple(r.id for r in spec.rules if "commands" in r.checkable_from)
+
+
+def spec_digest() -> str:
+    try:
+        spec = load_spec()
+    except SpecFormatError:
+        return "unknown"
+    text = "\n".join(f"{r.id}|{r.rule}|{','.join(r.checkable_from)}" for r in spec.rules)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _version() -> str:
+    try:
+        return metadata.version("loopspec")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _check_out(out: Path) -> None:
+    if out.exists() and any(out.iterdir()) and not (out / "manifest.json").is_file():
+        raise SuiteError(f"{out} is not empty and holds no manifest.json: refusing to write into it")
+
+
+def _prepare(out: Path) -> None:
+    manifest = out / "manifest.json"
+    _check_out(out)
+    if manifest.is_file():
+        try:
+            old = json.loads(manifest.read_text(encoding="utf-8"))
+        except ValueError:
+            raise SuiteError(f"{manifest} is not JSON: refusing to replace that suite") from None
+        entries = old.get("cases") if isinstance(old, dict) else None
+        root = out.resolve()
+        for entry in entries if isinstance(entries, list) else []:
+            path = (out / str(entry.get("path", ""))).resolve() if isinstance(entry, dict) else root
+            if path != root and path.is_relative_to(root):  # never delete outside the suite
+                path.unlink(missing_ok=True)
+        manifest.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _case_rows(case: Json) -> list[str]:
+    rows = case.get("rows")
+    return [r for r in rows if isinstance(r, str)] if isinstance(rows, list) else []
+
+
+def _last_step_rows(case: Json) -> list[str]:
+    steps = case.get("steps")
+    last = steps[-1] if isinstance(steps, list) and steps else {}
+    return _case_rows(last) if isinstance(last, dict) else []
+
+
+def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
+    """Write the suite into ``out`` and return its manifest."""
+    _check_out(out)  # before the work, so a wrong --out fails at once
+    specs = rule_cases() + row_cases(seed) + walk_cases(seed, count)
+    built = [(spec, build_case(spec)) for spec in specs]
+    for spec, case in built:
+        if spec.kind == "row" and spec.rows[0] not in _last_step_rows(case):
+            raise SuiteError(f"{spec.path}: its last command no longer fires {spec.rows[0]}")
+    _prepare(out)
+    entries: list[Json] = []
+    by_rule: dict[str, list[str]] = {}
+    by_row: dict[str, list[str]] = {}
+    for spec, case in built:
+        text = case_text(case)
+        rel = f"{spec.path}.json"
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        entries.append({"path": rel, "id": spec.path, "kind": spec.kind, "negative": case["negative"],
+                        "sha256": hashlib.sha256(text.encode()).hexdigest()})
+        for rule in spec.rules:
+            by_rule.setdefault(rule, []).append(spec.path)
+        for row in _case_rows(case):
+            by_row.setdefault(row, []).append(spec.path)
+    wanted = commands_rule_ids()
+    hand = {r for spec, _ in built if spec.kind == "rule" for r in spec.rules}
+    manifest: Json = {
+        "format": SUITE_FORMAT,
+        "protocol": PROTOCOL,
+        "specVersion": _version(),
+        "specDigest": spec_digest(),
+        "seed": seed,
+        "count": count,
+        "counts": {
+            "cases": len(built),
+            "negative": sum(1 for _, c in built if c["negative"]),
+            **{kind: sum(1 for s, _ in built if s.kind == kind) for kind in ("rule", "row", "walk")},
+        },
+        "uncoveredRules": None if wanted is None else [r for r in wanted if r not in hand],
+        "rules": dict(sorted(by_rule.items())),
+        "rows": {row.key: by_row.get(row.key, []) for row in TABLE},
+        "cases": entries,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return manifest

@@ -1,0 +1,220 @@
+"""``loopspec vectors run`` and the adapter protocol, against the reference adapter and fakes.
+
+* Every generated case passes against ``python -m loopspec adapter`` (the model over the wire):
+  the encoding, the protocol and the comparison lose nothing.
+* A broken adapter (in-process and as a subprocess) is caught, and the report names the first
+  differing observation by its JSON path.
+* A crashed, hung, babbling or incompatible adapter is reported — which request was pending,
+  the last line received, its stderr — and the run fails with the remaining cases not run,
+  within the timeout, never hanging.
+* Protocol errors and tampered case files are failures, never passes.
+
+The suite's cases carry the commands rules (see test_vectors_generate); running them here proves
+the wire protocol preserves them: SPLICE-7 (the fake breaks its return value), INPUT-4.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from loopspec import commands as cmd
+from loopspec.cli import main
+from loopspec.vectors.json_reading import Json
+from loopspec.vectors.reference_adapter import ModelHandler, serve
+from loopspec.vectors.runner import run_suite
+from loopspec.vectors.suite import generate
+from loopspec.vectors.transport import (
+    AdapterError,
+    AdapterFailure,
+    InProcessAdapter,
+    SubprocessAdapter,
+)
+
+REFERENCE = [sys.executable, "-m", "loopspec", "adapter"]
+
+# A fake adapter script: the model, broken in one way chosen by argv[1], after `after` commands.
+FAKE_ADAPTER = r'''
+import sys, time
+from loopspec import commands as cmd
+from loopspec.vectors.reference_adapter import ModelHandler, protocol_error, serve
+
+mode, after = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0
+
+class Fake(ModelHandler):
+    implementation = "fake-" + mode
+    seen = 0
+
+    def handle(self, request):
+        if mode == "old-protocol" and "hello" in request:
+            return protocol_error(request["id"], "protocol", "I speak loopspec-adapter/0")
+        if mode == "unsupported" and "command" in request:
+            return protocol_error(request["id"], "unsupported", "no restarts here")
+        return super().handle(request)
+
+    def apply(self, command):
+        self.seen += 1
+        if self.seen > after:
+            if mode == "exit":
+                print("fake: giving up", file=sys.stderr, flush=True)
+                sys.exit(3)
+            if mode == "sleep":
+                time.sleep(60)
+            if mode == "garbage":
+                print("this is not json", flush=True)
+        observation = super().apply(command)
+        if mode == "wrong-remove" and isinstance(command, cmd.Remove) and observation.get("value") is False:
+            observation = dict(observation, value=None)
+        return observation
+
+serve(Fake(), sys.stdin, sys.stdout)
+'''
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("fake") / "fake_adapter.py"
+    path.write_text(FAKE_ADAPTER)
+    return path
+
+
+def fake_argv(fake: Path, mode: str, after: int = 0) -> list[str]:
+    return [sys.executable, str(fake), mode, str(after)]
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("suite")
+    generate(out, seed=3, count=6)
+    return out
+
+
+class WrongRemove(ModelHandler):
+    """Answers ``null`` where ``remove`` of a missing id must return false (SPLICE-7)."""
+
+    def apply(self, command: cmd.Command) -> Json:
+        observation = super().apply(command)
+        if isinstance(command, cmd.Remove) and observation.get("value") is False:
+            observation = {**observation, "value": None}
+        return observation
+
+
+@pytest.mark.rule("INPUT-4", "SPLICE-7")
+def test_every_generated_case_passes_against_the_reference_adapter(suite: Path) -> None:
+    out = io.StringIO()
+    report = run_suite(suite, lambda: SubprocessAdapter(REFERENCE), out)
+    assert report.ok, out.getvalue()
+    assert report.count("pass") == len(json.loads((suite / "manifest.json").read_text())["cases"])
+    assert report.implementation.startswith("loopspec-model")
+
+
+def test_cli_run_exit_codes(suite: Path, fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vectors", "run", str(suite), "--", *REFERENCE]) == 0
+    assert main(["vectors", "run", str(suite), "--", *fake_argv(fake, "wrong-remove")]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL    splice/replace/splice-7-locate-and-miss" in out
+    assert "step 3 (remove): $.value: expected False, got None" in out
+    assert main(["vectors", "run", str(suite)]) == 2  # no adapter given
+
+
+@pytest.mark.rule("SPLICE-7")
+def test_a_broken_in_process_adapter_is_reported_with_the_first_difference(suite: Path) -> None:
+    out = io.StringIO()
+    report = run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out)
+    assert not report.ok
+    failed = {r.id: r.detail for r in report.results if r.status == "fail"}
+    assert failed["splice/replace/splice-7-locate-and-miss"] == "step 3 (remove): $.value: expected False, got None"
+    assert report.count("pass") > 0
+
+
+def test_a_single_case_file_runs_without_manifest(suite: Path) -> None:
+    case = suite / "splice/replace/splice-7-locate-and-miss.json"
+    assert run_suite(case, lambda: InProcessAdapter(ModelHandler().handle), io.StringIO()).ok
+    assert not run_suite(case, lambda: InProcessAdapter(WrongRemove().handle), io.StringIO()).ok
+
+
+def test_a_tampered_case_file_fails_unrun(suite: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "suite"
+    subprocess.run(["cp", "-r", str(suite), str(copy)], check=True)
+    victim = copy / "splice/append/splice-1-append-prepend.json"
+    victim.write_text(victim.read_text().replace('"start": 1', '"start": 0'))
+    out = io.StringIO()
+    report = run_suite(copy, lambda: InProcessAdapter(ModelHandler().handle), out)
+    assert [r.id for r in report.results if r.status == "fail"] == ["splice/append/splice-1-append-prepend"]
+    assert "checksum" in out.getvalue()
+
+
+@pytest.mark.parametrize(("mode", "what"), [
+    ("exit", "exited"),
+    ("garbage", "not JSON"),
+    ("sleep", "no response within 1 s"),
+])
+def test_adapter_crashes_and_hangs_are_reported_not_hung(suite: Path, fake: Path, mode: str, what: str) -> None:
+    out = io.StringIO()
+    started = time.monotonic()
+    report = run_suite(suite, lambda: SubprocessAdapter(fake_argv(fake, mode, 5), timeout=1.0), out)
+    assert time.monotonic() - started < 20
+    text = out.getvalue()
+    assert not report.ok
+    assert what in text
+    assert "pending request: {" in text
+    # The last line received: the garbage itself, or the answer before the crash or hang.
+    assert ("last line received: this is not json" if mode == "garbage" else "last line received: {") in text
+    assert report.count("not-run") > 0
+    failed = [r for r in report.results if r.status == "fail"]
+    assert len(failed) == 1
+    if mode == "exit":
+        assert "exit code: 3" in failed[0].detail
+        assert "fake: giving up" in failed[0].detail
+
+
+def test_an_adapter_that_speaks_another_protocol_runs_nothing(suite: Path, fake: Path) -> None:
+    out = io.StringIO()
+    report = run_suite(suite, lambda: SubprocessAdapter(fake_argv(fake, "old-protocol")), out)
+    assert report.count("not-run") == len(report.results) > 0
+    assert "loopspec-adapter/0" in out.getvalue()
+
+
+def test_protocol_errors_fail_cases(suite: Path, fake: Path) -> None:
+    report = run_suite(suite, lambda: SubprocessAdapter(fake_argv(fake, "unsupported")), io.StringIO())
+    assert report.count("fail") == len(report.results)
+    assert "unsupported" in report.results[0].detail
+
+
+def test_an_adapter_that_cannot_start_is_reported() -> None:
+    with pytest.raises(AdapterFailure, match="cannot start"):
+        SubprocessAdapter(["/nonexistent/adapter"])
+    with pytest.raises(AdapterFailure, match="exited"):
+        SubprocessAdapter([sys.executable, "-c", "import sys; sys.exit(0)"])
+
+
+def test_reference_adapter_protocol_errors() -> None:
+    """Requests the reference adapter must refuse as protocol errors, not as observations."""
+    handler = ModelHandler()
+    lines = [
+        '{"id": 0, "state": {}}',
+        '{"id": 1, "hello": {"protocol": "loopspec-adapter/1"}}',
+        "not json",
+        '{"id": "x", "state": {}}',
+        '{"id": 2, "state": {}, "reset": {}}',
+        '{"id": 3, "command": {"op": "jump"}}',
+        '{"id": 4, "command": {"op": "step-result", "kind": "stop"}}',
+        '{"id": 5, "reset": {}}',
+    ]
+    out = io.StringIO()
+    serve(handler, lines, out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a.get("error", {}).get("kind") for a in answers] == [
+        "protocol", None, "bad-request", "bad-request", "bad-request", "bad-request", None, None]
+    assert answers[6] == {"id": 4, "observation": {
+        "ok": False, "code": "INPUT-4", "message": answers[6]["observation"]["message"]}}
+    assert answers[7] == {"id": 5, "reset": {}}
+    adapter = InProcessAdapter(ModelHandler().handle)
+    with pytest.raises(AdapterError, match="bad-request"):
+        adapter.command({"op": "splice", "target": "next-turn", "start": "nan", "deleteCount": 0})
