@@ -42,7 +42,7 @@ from mutants.handler import Mutant
 
 MAX_SHRUNK = 8
 FIND_BUDGET = 60.0  # seconds to find a disagreement; every mutant needs well under 5 s
-SHRINK_BUDGET = 3.0  # seconds of Hypothesis shrinking; drive's greedy deletion pass follows
+SHRINK_BUDGET = 10.0  # seconds of Hypothesis shrinking (room for a loaded machine); a greedy deletion pass follows
 LAUNCHER = REPO / "tests" / "mutants" / "run.py"
 
 MUTANT_CASES = [pytest.param(m, id=m.name, marks=pytest.mark.rule(m.rule)) for m in MUTANTS]

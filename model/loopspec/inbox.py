@@ -70,7 +70,20 @@ def mutate(
 ) -> InboxOutcome:
     """The one write path.  ``canceled`` is true for public edits and false for claims.
 
-    post: __return__.records == () or len(__return__.records) == 1
+    Contracts (checked by CrossHair, see docs/contracts.md): at most one record; no record means
+    nothing changed (SPLICE-2); a refusal raises instead; removedCount only when positive (SPLICE-4);
+    outcome exactly on public removals (SPLICE-6); the lane's length changes by inserted minus
+    removed and the other lane is untouched; ids stay unique (DATA-5).
+
+    raises: CommandRefused
+    post: len(__return__.records) <= 1
+    post: len(__return__.records) > 0 or (__return__.state == state and len(__return__.notifications) == 0)
+    post: all(r.removed_count is None or r.removed_count > 0 for r in __return__.records)
+    post: all((r.outcome == "canceled") == (canceled and r.removed > 0) for r in __return__.records)
+    post: __return__.state.with_lane(target, state.lane(target)) == state
+    post: all(r.inserted == inserted and r.removed == len(__return__.removed) for r in __return__.records)
+    post: len(__return__.state.ids()) == len(state.ids()) + sum(len(r.inserted) - r.removed for r in __return__.records)
+    post: len(set(state.ids())) < len(state.ids()) or len(set(__return__.state.ids())) == len(__return__.state.ids())
     """
     lane = state.lane(target)
     where = normalize(start, delete_count, len(lane))
@@ -139,7 +152,12 @@ def locate(state: InboxState, message_id: MessageId) -> tuple[InboxTarget, int] 
 
 
 def replace(state: InboxState, message_id: MessageId, new: UserMessage) -> InboxOutcome:
-    """Replace a pending message (identity may change); not pending → ``found=False``, no record."""
+    """Replace a pending message; not pending → ``found=False``, no record (SPLICE-7).
+
+    The identity may change, and the same id is allowed because the old message leaves the
+    candidate before the duplicate walk (SPLICE-9).  As one splice of one message, it notifies
+    ``discarded`` for the old message and then ``inserted`` for the new one (NOTIFY-3).
+    """
     where = locate(state, message_id)
     if where is None:
         return InboxOutcome(state, found=False)
@@ -155,7 +173,14 @@ def remove(state: InboxState, message_id: MessageId) -> InboxOutcome:
 
 
 def clear(state: InboxState) -> InboxOutcome:
-    """Cancel everything pending: next-step first, then next-turn (SPLICE-8)."""
+    """Cancel everything pending: next-step first, then next-turn (SPLICE-8).
+
+    pre: len(set(state.ids())) == len(state.ids())
+    post: len(__return__.state.ids()) == 0
+    post: len(__return__.records) == (len(state.next_step) > 0) + (len(state.next_turn) > 0)
+    post: len(state.next_step) == 0 or __return__.records[0].target is InboxTarget.NEXT_STEP
+    post: len(state.next_turn) == 0 or __return__.records[-1].target is InboxTarget.NEXT_TURN
+    """
     first = splice(state, InboxTarget.NEXT_STEP, 0, len(state.next_step))
     return first.then(splice(first.state, InboxTarget.NEXT_TURN, 0, len(first.state.next_turn)))
 
@@ -167,9 +192,13 @@ def claim(state: InboxState, target: InboxTarget, turn: int) -> InboxOutcome:
     boundary — the first next-turn message.  Pure deletions without outcome; no discarded
     notification; one ``claimed`` per message after both records, in batch order.
 
-    post: not (__return__.state.next_step)
-    post: len(__return__.removed) == len(state.next_step) + (
-        1 if target == InboxTarget.NEXT_TURN and state.next_turn else 0)
+    pre: len(set(state.ids())) == len(state.ids())
+    post: len(__return__.state.next_step) == 0
+    post: len(__return__.removed) == len(state.next_step) + min(len(state.next_turn), target is InboxTarget.NEXT_TURN)
+    post: __return__.removed == state.next_step + (state.next_turn[:1] if target == InboxTarget.NEXT_TURN else ())
+    post: __return__.state.next_turn == (state.next_turn[1:] if target == InboxTarget.NEXT_TURN else state.next_turn)
+    post: all(r.start == 0 and r.outcome is None and len(r.inserted) == 0 for r in __return__.records)
+    post: tuple(n.message for n in __return__.notifications) == __return__.removed
     """
     taken = mutate(state, InboxTarget.NEXT_STEP, 0, len(state.next_step), (), canceled=False)
     if target is InboxTarget.NEXT_TURN:

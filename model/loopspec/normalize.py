@@ -21,7 +21,12 @@ def is_negative_zero(x: JsNumber) -> bool:
 
 
 def js_trunc(x: JsNumber) -> JsNumber:
-    """``Math.trunc``: NaN and ±Infinity pass through; (-1, 0] with a minus sign gives ``-0.0``."""
+    """``Math.trunc``: NaN and ±Infinity pass through; (-1, 0] with a minus sign gives ``-0.0``.
+
+    post: (isinstance(x, float) and (math.isnan(x) or math.isinf(x))) or abs(x - __return__) < 1
+    post: (isinstance(x, float) and math.isnan(x)) or abs(__return__) <= abs(x)
+    post: (isinstance(x, float) and math.isnan(x)) or __return__ == 0 or (__return__ > 0) == (x > 0)
+    """
     if isinstance(x, int):
         return x
     if math.isnan(x) or math.isinf(x):
@@ -48,9 +53,20 @@ class SpliceCoordinates:
 def normalize(start: JsNumber, delete_count: JsNumber, length: int) -> SpliceCoordinates:
     """Normalize raw coordinates against a list of ``length`` messages.
 
+    Contracts (checked by CrossHair, see docs/contracts.md): both results in range; integer
+    inputs give exactly NORM-2's start and NORM-3's count (the two bounds on the count pin it
+    to ``d`` clamped into ``[0, length - start]``); NaN starts at 0 (NORM-1); a ``-0`` start is
+    0 (NORM-5).
+
     pre: length >= 0
     post: 0 <= __return__.start <= length
     post: 0 <= __return__.delete_count <= length - __return__.start
+    post: not (isinstance(start, int) and start < 0) or __return__.start == max(length + start, 0)
+    post: not (isinstance(start, int) and start >= 0) or __return__.start == min(start, length)
+    post: isinstance(delete_count, float) or __return__.delete_count <= max(delete_count, 0)
+    post: isinstance(delete_count, float) or __return__.delete_count >= min(delete_count, length - __return__.start)
+    post: not (isinstance(start, float) and math.isnan(start)) or __return__.start == 0
+    post: not __return__.negative_zero_start or __return__.start == 0
     """
     # NORM-1: start = trunc(start); NaN counts as 0.
     t = js_trunc(start)

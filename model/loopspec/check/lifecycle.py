@@ -1,0 +1,259 @@
+"""Turn and step boundaries in the log: ``turn/start``, ``turn/end``, ``step/start``, ``step/end``,
+``session/end-seed`` (spec areas TURN, STEP, DECIDE, RESULT, CHAIN, REPAIR, END, VARIANT, LOG-8).
+
+Each handler first checks (so a violation reports the state *before* the event), then moves the
+state as the log says, which re-synchronises the checker after a violation under ``--all``.
+"""
+
+from __future__ import annotations
+
+from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
+from loopspec.events import MAX_SAFE_INTEGER, is_safe_integer
+
+NORMAL_ENDS = frozenset({"completed", "max-tokens"})
+TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})
+NUMBERS = ("turn", "step")
+REPAIR_ENDS = frozenset({"interrupted", "forked"})  # crash repair, and v0.1.7's fork cut
+END_KINDS = frozenset({"completed", "max-tokens", "blocked", "aborted", "error"}) | REPAIR_ENDS
+
+
+def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbers: tuple[str, ...]) -> list[int]:
+    """LOG-8: exactly ``keys``; the ``numbers`` among them positive safe integers (else -1)."""
+    exact = type(data) is dict and data.keys() == keys
+    if not exact:
+        st.violate("LOG-8", f"{etype} data must be exactly {{{', '.join(sorted(keys))}}}, got {_keys(data)}",
+                   f"The released writers write {etype} with exactly these fields; any other shape (such as the "
+                   "pre-0.1.0 turn/start trigger) marks a foreign or pre-release writer.")
+    out: list[int] = []
+    for key in numbers:
+        value = data.get(key) if isinstance(data, dict) else None
+        if type(value) is int and 1 <= value <= MAX_SAFE_INTEGER:
+            out.append(value)
+        elif is_safe_integer(value) and value >= 1:  # type: ignore[operator]  # 1.0 is 1 in JavaScript
+            out.append(int(value))  # type: ignore[arg-type]
+        else:
+            if exact:
+                st.violate("LOG-8", f"{etype} {key} must be a positive safe integer, got {value!r}",
+                           "Turn and step numbers start at 1 and are written as plain integers.")
+            out.append(-1)
+    return out
+
+
+def _keys(data: object) -> str:
+    return "{" + ", ".join(sorted(data)) + "}" if isinstance(data, dict) else type(data).__name__
+
+
+def _why_no_start(st: CheckState) -> str:
+    if st.last_end == "session/end-seed":
+        return ("The last session/end-seed marks a restart, and after a restart nothing runs until a waking send "
+                "(REPAIR-4); no send-shaped insertion came after it.")
+    if st.last_end is None:
+        return "No send-shaped insertion (one message appended at the end of a list) precedes it in the log."
+    return (f"The previous turn ended {st.last_end}, which does not chain into another turn; the agent went idle "
+            "with any pending input parked until a waking send (CHAIN-2), and no send-shaped insertion came "
+            "since.")
+
+
+def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    (turn,) = _shape(st, "turn/start", data, TURN_KEYS, ("turn",))
+    if turn < 0:
+        turn = st.last_turn + 1
+    if st.turn is not None:
+        st.violate("TURN-2", f"turn/start {turn} while turn {st.turn} is open",
+                   "Turns are strictly sequential: a turn/start may only follow the previous turn's turn/end.")
+    if turn != st.last_turn + 1:
+        st.violate("TURN-1", f"turn/start {turn}, but the next turn number is {st.last_turn + 1}",
+                   f"Turn numbers are session-global: the last turn/start was {st.last_turn}, so this one must be "
+                   f"{st.last_turn + 1}; numbering continues across restarts and is never reused.")
+    if not (st.send_since_end or st.chain or st.latch):
+        st.violate("TURN-5", f"turn/start {turn} with nothing that may start a turn",
+                   "A turn starts only after a waking send, by chaining after a completed turn that left input "
+                   "pending (CHAIN-1), or by a wake latched after an abort (CANCEL-4). " + _why_no_start(st))
+    st.last_turn = st.turn = turn
+    st.step = None
+    st.model_started = False
+    st.steps_in_turn = 0
+    st.send_since_end = st.chain = st.latch = st.nt_send_in_turn = False
+    # TURN-4, CLAIM-1: the first boundary owes all of next-step, then one next-turn message.
+    st.due_ns = st.ns_len() > 0
+    st.due_nt = st.nt_len() > 0
+    st.claim_batch = []
+    st.claim_done = None
+    if st.due_ns or st.due_nt:
+        st.phase = CLAIM_DUE
+    else:
+        st.phase = DECIDING
+        st.claim_done = ()
+
+
+def _reason(st: CheckState, data: object) -> str:
+    reason = data.get("reason") if isinstance(data, dict) else None
+    kind = reason.get("kind") if isinstance(reason, dict) else None
+    if not isinstance(kind, str):
+        if isinstance(data, dict) and "reason" in data:
+            st.violate("LOG-8", f"turn/end reason must be an object with a string kind, got {reason!r}",
+                       "Every turn end names its reason kind (END-1).")
+        return ""
+    if kind not in END_KINDS:
+        st.violate("END-1", f"unknown turn end reason {kind!r}",
+                   "The released loop ends turns completed, max-tokens, blocked, aborted or error, and crash repair "
+                   "writes interrupted (v0.1.7 fork cuts: forked); nothing else.")
+    elif kind == "aborted":
+        cause = reason.get("reason") if isinstance(reason, dict) else None
+        if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
+            st.violate("VARIANT-2", f"aborted turn end without a cancel cause, got reason {cause!r}",
+                       "An aborted end carries the cancel cause as an object with a string kind (whole in v0.1.1 "
+                       "and v0.1.5, kind only in v0.1.7).")
+    elif kind == "error" and not isinstance(reason.get("error") if isinstance(reason, dict) else None, dict):
+        st.violate("END-1", "error turn end without an error object",
+                   "An error end carries the failure ({message, code}) that ended the turn.")
+    return kind
+
+
+def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    (turn,) = _shape(st, "turn/end", data, END_KEYS, ("turn",))
+    kind = _reason(st, data)
+    if st.turn is None:
+        st.violate("TURN-3", f"turn/end {turn} while no turn is open",
+                   "turn/end closes the open turn; with no open turn there is nothing to close (and crash repair "
+                   "adds no closers to a log without an open turn, REPAIR-1).")
+    else:
+        if turn >= 0 and turn != st.turn:
+            st.violate("TURN-3", f"turn/end {turn}, but the open turn is {st.turn}",
+                       "turn/end must name the turn it closes.")
+        if st.step is not None:
+            st.violate("TURN-3", f"turn/end while step {st.turn}.{st.step} is open",
+                       "step/end is written in a finally inside the turn, so every opened step is closed before its "
+                       "turn ends (STEP-2), also on error and abort.")
+        elif kind in REPAIR_ENDS:
+            _check_closer_time(st, event, "turn/end " + kind)
+        elif kind:
+            _check_end_at_phase(st, kind)
+    _close_turn(st, kind)
+
+
+def _check_end_at_phase(st: CheckState, kind: str) -> None:
+    first = st.steps_in_turn == 0
+    if st.phase == CLAIM_DUE:
+        if kind == "aborted" or (kind == "error" and not first):
+            return
+        if kind in NORMAL_ENDS and not first:
+            st.violate("RESULT-5", f"turn/end {kind} right after step/end while next-step holds messages",
+                       f"When the step ended the inbox held {st.pending_text()}; a non-empty next-step always leads "
+                       "to another boundary whose claim comes next, so the turn cannot end normally here.")
+            return
+        where = "turn/start" if first else "step/end"
+        st.violate("CLAIM-6", f"turn/end {kind} before the boundary's claim",
+                   f"After {where} the inbox held {st.pending_text()}, so the claim records must come next; only an "
+                   "abort (or, after a step, a failure) may close the turn before the claim.")
+    elif st.phase == DECIDING and kind == "max-tokens" and first:
+        st.violate("DECIDE-6", "turn/end max-tokens in a turn that opened no step",
+                   "max-tokens is set by a step that hit the output ceiling; an empty entry at the first boundary "
+                   "ends the turn completed with no step.")
+    elif st.phase == AFTER_STEP and kind in NORMAL_ENDS and st.ns_len() > 0:
+        st.violate("RESULT-5", f"turn/end {kind} after step/end with no claim while next-step holds messages",
+                   f"The inbox holds {st.pending_text()}; the loop ends a turn normally only when next-step is "
+                   "empty, otherwise it claims next-step at another boundary.")
+
+
+def _check_closer_time(st: CheckState, event: dict[str, object], what: str) -> None:
+    time = event.get("time")
+    if st.prev_time is not None and time != st.prev_time:
+        st.violate("REPAIR-3", f"{what} has time {time}, but the event before it has time {st.prev_time}",
+                   "Crash-repair closers carry the time of the last real event: they describe the moment of the "
+                   "crash, not the moment of the reload.")
+
+
+def _close_turn(st: CheckState, kind: str) -> None:
+    if st.turn is None:
+        st.expect_end_seed = kind in REPAIR_ENDS
+        return
+    pending = st.nt_len() + st.ns_len() > 0
+    st.chain = kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending  # CHAIN-1
+    st.latch = kind == "aborted" and st.nt_send_in_turn  # CANCEL-4
+    st.send_since_end = False
+    st.last_end = kind or "with an unreadable reason"
+    if kind == "completed" and st.steps_in_turn == 0:
+        st.last_end = "completed with no step (an empty first entry)"
+    elif kind in NORMAL_ENDS and not pending:
+        st.last_end = f"{kind} with nothing pending"
+    st.turn = st.step = None
+    st.model_started = False
+    st.phase = IDLE
+    st.due_ns = st.due_nt = False
+    st.claim_batch = []
+    st.expect_end_seed = kind in REPAIR_ENDS  # REPAIR-2
+
+
+def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    turn, step = _shape(st, "step/start", data, STEP_KEYS, NUMBERS)
+    if st.turn is None:
+        st.violate("STEP-1", f"step/start {turn}.{step} while no turn is open",
+                   "Steps open only inside an open turn, after its turn/start.")
+        # Re-synchronise (--all): the log behaves as if the turn had started.
+        st.last_turn = st.turn = turn if turn > 0 else st.last_turn + 1
+        st.steps_in_turn = 0
+        st.phase = DECIDING
+    expected = st.steps_in_turn + 1
+    if turn >= 0 and turn != st.turn:
+        st.violate("STEP-1", f"step/start names turn {turn}, but the open turn is {st.turn}",
+                   "step/start must name the open turn.")
+    if st.step is not None:
+        st.violate("STEP-1", f"step/start {turn}.{step} while step {st.turn}.{st.step} is open",
+                   "Steps do not nest: the open step's step/end comes first.")
+    elif step >= 0 and step != expected:
+        st.violate("STEP-1", f"step/start {turn}.{step}, but the next step of turn {st.turn} is {expected}",
+                   "Step numbers restart at 1 in each turn and count only opened steps.")
+    if st.phase == CLAIM_DUE:
+        st.violate("CLAIM-6", f"step/start {turn}.{step} before the boundary's claim",
+                   f"The inbox held {st.pending_text()} at this boundary, so the claim records come first and the "
+                   "step enters what was claimed.")
+    open_step(st, step if step >= 0 else expected)
+
+
+def open_step(st: CheckState, step: int) -> None:
+    """Step ``step`` of the open turn is open and at its entry block (also to re-synchronise)."""
+    st.step = st.steps_in_turn = step
+    st.phase = STEPPING
+    st.entered = 0
+    st.model_started = False
+    st.calls = set()
+    st.announced = set()
+    st.claim_batch = []
+
+
+def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    turn, step = _shape(st, "step/end", data, STEP_KEYS, NUMBERS)
+    if st.step is None:
+        st.violate("STEP-2", f"step/end {turn}.{step} while no step is open",
+                   "step/end closes the open step; there is none.")
+        return
+    if (turn >= 0 and turn != st.turn) or (step >= 0 and step != st.step):
+        st.violate("STEP-2", f"step/end {turn}.{step}, but the open step is {st.turn}.{st.step}",
+                   "step/end must name exactly the open turn and step.")
+    st.step = None
+    st.model_started = False
+    st.calls = set()
+    st.announced = set()
+    st.claim_batch = []
+    # CLAIM-6: with next-step non-empty the next boundary's claim is due at once.
+    st.due_ns, st.due_nt = st.ns_len() > 0, False
+    st.phase = CLAIM_DUE if st.due_ns else AFTER_STEP
+
+
+def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    if st.turn is not None:
+        st.violate("REPAIR-2", f"session/end-seed while turn {st.turn} is open",
+                   "The restart marker follows the repaired log, whose open turn crash repair has closed first.")
+    if st.after_end_seed:
+        st.violate("REPAIR-2", "two session/end-seed markers in a row",
+                   "The session constructor adds the marker only when the seed does not already end with one.")
+    if not (isinstance(data, dict) and (not data or (len(data) == 1 and data.get("inherited") is True))):
+        st.violate("VARIANT-3", f"session/end-seed data must be {{}} or {{inherited: true}}, got {data!r}",
+                   "v0.1.1 writes {} and v0.1.5 writes {inherited: true}; no version writes anything else.")
+    if st.turn is not None:
+        _close_turn(st, "interrupted")
+    st.send_since_end = st.chain = st.latch = False  # REPAIR-4: nothing runs until a waking send
+    st.last_end = "session/end-seed"
+    st.expect_end_seed = False
+

@@ -1,0 +1,286 @@
+"""Checking a live notification stream against its durable log (spec areas NOTIFY, STATUS, CLAIM-4, END-2).
+
+The stream (``live.jsonl``, see real-traces/README.md) interleaves durable markers
+``{kind: durable, seq, type}`` with the notifications the agent emitted.  The log is read in step
+with the markers and fed to the log checker, which says what each record did; from that the
+expected notifications follow:
+
+* after a public edit's record: one ``discarded`` per removed message, then one ``inserted`` per
+  inserted message, all before the next durable record (NOTIFY-2, NOTIFY-4), carrying only
+  ``message`` (NOTIFY-1);
+* after the last record of a claim: one ``claimed {message, turn}`` per claimed message in batch
+  order with the enclosing turn, and no ``discarded`` (CLAIM-4);
+* ``agent/status`` never repeats (STATUS-1); an ``agent/error`` for the turn and its last opened
+  step precedes every error ``turn/end`` (END-2);
+* the markers name the log's events in order, and the stream covers the whole log (LOG-5).
+
+A crash splits the stream: after a ``note`` with ``crash: true`` the dead process may still
+report writes (in ``resume_crash_mid_turn``: the cancel splices of its disposal, markers seq 11
+and 12) that never reached the persisted log.  Records between a crash note and the next note
+belong to that dead process and are skipped; the new process then starts idle, and the log
+events it never marks are only crash repair's closers and the end-seed marker (LOG-5).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Iterator
+from typing import BinaryIO
+
+import attrs
+
+from loopspec.check.machine import LogChecker
+from loopspec.check.reader import LineProblem, parsed_lines
+from loopspec.check.state import StopCheck
+from loopspec.check.verdict import CheckOptions, EventRef, Violation
+from loopspec.events import SPLICED
+
+INSERTED, DISCARDED, CLAIMED = "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed"
+NOTE_FIELDS = {INSERTED: frozenset({"kind", "type", "nextSeq", "message"})}
+NOTE_FIELDS[DISCARDED] = NOTE_FIELDS[INSERTED]
+NOTE_FIELDS[CLAIMED] = NOTE_FIELDS[INSERTED] | {"turn"}
+CLOSERS = frozenset({"tool/result", "step/end", "turn/end", "session/end-seed"})  # REPAIR-1, REPAIR-2
+
+
+@attrs.frozen
+class LiveOutcome:
+    lines: int
+    truncated: bool
+    violations: tuple[Violation, ...]
+
+
+def _live_ref(rec: object, line: int) -> EventRef:
+    if not isinstance(rec, dict):
+        return EventRef(line, None, f"<{type(rec).__name__}>", "")
+    kind, rtype = rec.get("kind"), rec.get("type")
+    if kind == "durable":
+        seq = rec.get("seq")
+        return EventRef(line, seq if isinstance(seq, int) else None, f"durable {rtype}", "")
+    message = rec.get("message")
+    mid = message.get("id") if isinstance(message, dict) else None
+    detail = {CLAIMED: f"{mid} turn {rec.get('turn')}", "agent/status": str(rec.get("status")),
+              "agent/error": f"turn {rec.get('turn')} step {rec.get('step')}"}.get(str(rtype), str(mid or ""))
+    return EventRef(line, None, str(rtype or kind), detail if rtype != INSERTED and rtype != DISCARDED else str(mid))
+
+
+class LiveChecker:
+    """Walks one live stream, pulling the log forward as its durable markers go."""
+
+    def __init__(self, log: Iterator[tuple[int, object | LineProblem]], checker: LogChecker, file: str,
+                 options: CheckOptions) -> None:
+        self.log = log
+        self.checker = checker
+        self.file = file
+        self.options = options
+        self.peeked: tuple[int, object] | None = None
+        self.log_line = 0
+        self.line = 0
+        self.seq: int | None = None
+        self.record: object = None
+        self.recent: deque[tuple[int, object]] = deque(maxlen=5)
+        self.queue: deque[tuple[str, object, int | None]] = deque()  # expected (type, message, turn)
+        self.claim_open = False
+        self.status = "idle"  # a new agent is idle; STATUS-1 counts changes from there
+        self.errors: set[tuple[object, object]] = set()
+        self.dead = False
+        self.gap_ok = False
+        self.violations: list[Violation] = []
+
+    # ---- bookkeeping ----
+
+    def violate(self, rule: str, message: str, because: str) -> None:
+        self.violations.append(Violation(
+            self.file, self.line, self.seq, rule, message, because, self.checker.snapshot(),
+            _live_ref(self.record, self.line), tuple(_live_ref(r, n) for n, r in self.recent),
+        ))
+        if not self.options.all or len(self.violations) >= self.options.max_violations:
+            raise StopCheck
+
+    def pull(self) -> tuple[int, object] | None:
+        if self.peeked is not None:
+            item, self.peeked = self.peeked, None
+            return item
+        for line_no, value in self.log:
+            self.log_line = line_no
+            if isinstance(value, LineProblem):
+                self.checker.bad_line(value, line_no)
+                continue
+            return line_no, value
+        return None
+
+    def feed(self, line: int, obj: object) -> None:
+        self.checker.claim_done = None
+        self.checker.last_effect = None
+        self.checker.feed_event(obj, line)
+
+    # ---- records ----
+
+    def walk(self, stream: BinaryIO) -> None:
+        for line_no, rec in parsed_lines(stream):
+            self.line, self.record, self.seq = line_no, rec, None
+            if isinstance(rec, LineProblem) or not isinstance(rec, dict):
+                what = rec.message if isinstance(rec, LineProblem) else f"a {type(rec).__name__}, not an object"
+                self.violate("LOG-1", f"live record is unreadable: {what}", "Every live record is a JSON object.")
+                continue
+            kind = rec.get("kind")
+            if kind == "note":
+                self.note(rec)
+            elif not self.dead and kind == "durable":
+                self.durable(rec)
+            elif not self.dead and kind == "live":
+                self.notification(rec)
+            if kind in ("durable", "live", "note"):  # the scenario's op-begin/op-end bookkeeping sets nothing up
+                self.recent.append((line_no, rec))
+        self.finish()
+
+    def note(self, rec: dict[str, object]) -> None:
+        if self.dead:  # the next note after a crash is the new process: it starts idle, owing nothing
+            self.dead, self.gap_ok, self.status, self.claim_open = False, True, "idle", False
+            self.queue.clear()
+        elif rec.get("crash") is True:
+            self.dead = True  # what the dead process still reports never reached the persisted log
+            self.queue.clear()
+
+    def missing(self, where: str) -> None:
+        expected = ", ".join(f"{t.rsplit('/', 1)[1]} {_id(m)}" for t, m, _ in self.queue)
+        rule = "CLAIM-4" if self.queue[0][0] == CLAIMED else "NOTIFY-4"
+        self.violate(rule, f"notifications missing {where}: {expected}",
+                     "A public edit's discarded/inserted notifications are emitted after its record and before the "
+                     "next durable record (NOTIFY-2, NOTIFY-4); a claim's claimed notifications follow its last "
+                     "record (CLAIM-4).")
+        self.queue.clear()
+
+    def durable(self, rec: dict[str, object]) -> None:
+        seq, etype = rec.get("seq"), rec.get("type")
+        self.seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
+        if self.seq is None or not isinstance(etype, str):
+            self.violate("LOG-1", "durable marker needs an integer seq and a string type",
+                         "A durable marker names the log event it reports.")
+            return
+        if self.queue:
+            self.missing(f"before durable seq {seq}")
+        item = self.take(self.seq, etype)
+        if item is None:
+            return
+        turn, steps = self.checker.turn, self.checker.steps_in_turn
+        self.feed(*item)
+        self.expect(etype, turn, steps, item[1])
+
+    def take(self, seq: int, etype: str) -> tuple[int, object] | None:
+        while True:
+            item = self.pull()
+            if item is None:
+                self.violate("LOG-5", f"durable marker seq {seq}, but the log ends before it",
+                             "Every durable marker names an event of the log it belongs to.")
+                return None
+            obj = item[1]
+            oseq = obj.get("seq") if isinstance(obj, dict) else None
+            otype = obj.get("type") if isinstance(obj, dict) else None
+            if oseq == seq:
+                if otype != etype:
+                    self.violate("LOG-5", f"durable marker seq {seq} says {etype}, the log has {otype}",
+                                 "A durable marker reports the event the log holds at that seq.")
+                self.gap_ok = False
+                return item
+            if isinstance(oseq, int) and oseq > seq:
+                self.peeked = item
+                self.violate("LOG-5", f"durable marker seq {seq} is out of order (the log is at seq {oseq})",
+                             "Durable markers report the log's events in order, each once.")
+                return None
+            if not (self.gap_ok and otype in CLOSERS):
+                self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})",
+                             "The stream marks every durable event when it is committed; only crash repair's "
+                             "closers and the end-seed marker, written while no process was recording, go unmarked.")
+            self.feed(*item)
+
+    def expect(self, etype: str, turn: int | None, steps: int, obj: object) -> None:
+        checker = self.checker
+        effect = checker.last_effect
+        if etype != SPLICED:
+            self.claim_open = False
+        if etype == SPLICED and effect is not None:
+            if effect.removed_n > 0 and effect.outcome is None and not effect.inserted:
+                self.claim_open = checker.claim_done is None
+                for message in checker.claim_done or ():
+                    self.queue.append((CLAIMED, message, checker.turn))
+            else:
+                self.queue.extend((DISCARDED, m, None) for m in effect.removed)
+                self.queue.extend((INSERTED, m, None) for m in effect.inserted)
+        elif etype == "turn/start":
+            self.errors.clear()
+        elif etype == "turn/end" and _reason_kind(obj) == "error" and (turn, steps) not in self.errors:
+            self.violate("END-2", f"error turn/end of turn {turn} without agent/error {{turn: {turn}, step: {steps}}}",
+                         "Observers learn of a failure before its durable close: the live agent/error names the turn "
+                         "and its last opened step (0 if none) and precedes the error turn/end.")
+
+    def notification(self, rec: dict[str, object]) -> None:
+        ntype = rec.get("type")
+        if ntype in NOTE_FIELDS:
+            self.inbox_notification(str(ntype), rec)
+        elif ntype == "agent/status":
+            status = rec.get("status")
+            if status not in ("idle", "running") or status == self.status:
+                self.violate("STATUS-1", f"agent/status {status!r} after {self.status!r}",
+                             "agent/status is emitted only when the derived status (idle or running) changes, so "
+                             "the status trace never repeats a value.")
+            self.status = str(status)
+        elif ntype == "agent/error":
+            self.errors.add((rec.get("turn"), rec.get("step")))
+
+    def inbox_notification(self, ntype: str, rec: dict[str, object]) -> None:
+        extra = set(rec) - NOTE_FIELDS[ntype]
+        if extra:
+            self.violate("NOTIFY-1", f"{ntype} carries extra field(s) {sorted(extra)}",
+                         "Inbox notifications carry only the message (and claimed its turn); durable splices own "
+                         "placement, outcome and batch facts.")
+        if not self.queue:
+            early = ntype == CLAIMED and self.claim_open
+            self.violate("CLAIM-4" if ntype == CLAIMED else "NOTIFY-2",
+                         f"{ntype} {_id(rec.get('message'))} " + ("before the claim's last record" if early
+                                                                  else "that no durable record explains"),
+                         "Inbox notifications follow the durable record that caused them: discarded and inserted "
+                         "after a public edit, claimed after all records of a claim.")
+            return
+        etype, message, turn = self.queue.popleft()
+        ok = ntype == etype and rec.get("message") == message and (etype != CLAIMED or rec.get("turn") == turn)
+        if not ok:
+            rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-2"
+            want = f"{etype} {_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
+            self.violate(rule, f"{ntype} {_id(rec.get('message'))}, expected {want}",
+                         "After a public edit: one discarded per removed message in list order, then one inserted "
+                         "per inserted message; after a claim: one claimed per claimed message in batch order with "
+                         "the enclosing turn, and no discarded.")
+
+    def finish(self) -> None:
+        self.record, self.seq = None, None
+        if self.queue and not self.dead:
+            self.missing("at the end of the stream")
+        reported = False
+        while (item := self.pull()) is not None:
+            otype = item[1].get("type") if isinstance(item[1], dict) else None
+            if not reported and not ((self.dead or self.gap_ok) and otype in CLOSERS):
+                reported = True
+                self.violate("LOG-5", f"the live stream ends before log line {item[0]} ({otype})",
+                             "A live stream given with a log must report all of the log's events.")
+            self.feed(*item)
+
+
+def _id(message: object) -> str:
+    return str(message.get("id")) if isinstance(message, dict) else repr(message)
+
+
+def _reason_kind(obj: object) -> object:
+    data = obj.get("data") if isinstance(obj, dict) else None
+    reason = data.get("reason") if isinstance(data, dict) else None
+    return reason.get("kind") if isinstance(reason, dict) else None
+
+
+def check_live(log: BinaryIO, live: BinaryIO, checker: LogChecker, file: str, options: CheckOptions) -> LiveOutcome:
+    """Check ``log`` with ``checker`` and ``live`` against it; the live stream's own violations."""
+    walker = LiveChecker(parsed_lines(log), checker, file, options)
+    with contextlib.suppress(StopCheck):  # the first violation (or the cap) ends both walks
+        walker.walk(live)
+    capped = len(walker.violations) >= options.max_violations or len(checker.violations) >= options.max_violations
+    return LiveOutcome(walker.log_line, options.all and capped, tuple(walker.violations))
+

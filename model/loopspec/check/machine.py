@@ -1,0 +1,204 @@
+"""The log checker's state machine: envelope (LOG-1, LOG-2), dispatch by event type, and a hot path.
+
+:class:`LogChecker` is fed one parsed line at a time by :meth:`LogChecker.feed_event`, which
+checks the envelope exactly as :meth:`loopspec.events.SessionEvent.from_json` does and hands the
+event to its handler.  Most lines of a real log are streamed ``assistant/chunk`` events that only
+have to name the open step (LOG-3); :func:`loopspec.check.runner.scan` decides those itself with
+a handful of comparisons and no allocation.  Event types no handler owns pass through untouched
+(LOG-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+
+from loopspec.check import lifecycle, splices, step_body
+from loopspec.check.inbox_track import InboxTracker, LeanInbox
+from loopspec.check.reader import LineProblem
+from loopspec.check.state import CheckState
+from loopspec.check.verdict import CheckOptions, Violation
+from loopspec.events import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer
+
+END_SEED = "session/end-seed"
+Handler = Callable[[CheckState, dict[str, object], object, int], None]
+HANDLERS: dict[str, Handler] = {
+    SPLICED: splices.on_splice,
+    "turn/start": lifecycle.on_turn_start,
+    "turn/end": lifecycle.on_turn_end,
+    "step/start": lifecycle.on_step_start,
+    "step/end": lifecycle.on_step_end,
+    END_SEED: lifecycle.on_end_seed,
+    "user/message": step_body.on_user_message,
+    "system/message": step_body.on_system_message,
+    "request/header": step_body.on_request,
+    "request/context": step_body.on_request,
+    "assistant/chunk": step_body.on_assistant,
+    "assistant/attempt": step_body.on_assistant,
+    "assistant/message": step_body.on_assistant,
+    "tool/call": step_body.on_tool_call,
+    "tool/result": step_body.on_tool_result,
+}
+# Streamed model output: too frequent and too local to be worth showing as a violation's set-up.
+NOT_CONTEXT = frozenset({"assistant/chunk", "assistant/attempt", "request/header", "request/context"})
+_INT_ONLY = {int}
+LOG_1_WHY = (
+    "Each line of a session log is one JSON object with a string type, safe-integer seq and time, a data value, "
+    "and optionally ignorable: true, surfaceOp and integer sourceEventSeqs; nothing else is written by the session."
+)
+
+
+def _well_formed(raw: dict[str, object]) -> bool:
+    """The common case of :func:`envelope_problem` returning None, decided fast."""
+    seq, time = raw.get("seq"), raw.get("time")
+    if not (
+        type(raw.get("type")) is str
+        and type(seq) is int
+        and 0 <= seq <= MAX_SAFE_INTEGER
+        and type(time) is int
+        and -MAX_SAFE_INTEGER <= time <= MAX_SAFE_INTEGER
+        and "data" in raw
+    ):
+        return False
+    if len(raw) == 4:
+        return True
+    if not raw.keys() <= ENVELOPE_KEYS or raw.get("ignorable", True) is not True:
+        return False
+    if "sourceEventSeqs" not in raw:
+        return True
+    seqs = raw["sourceEventSeqs"]
+    # C-level passes over the list: it is as long as the message's streamed chunks.
+    return type(seqs) is list and (
+        not seqs
+        or (set(map(type, seqs)) == _INT_ONLY and min(seqs) >= -MAX_SAFE_INTEGER and max(seqs) <= MAX_SAFE_INTEGER)
+    )
+
+
+def envelope_problem(raw: object) -> str | None:
+    """What :meth:`SessionEvent.from_json` would refuse in ``raw``, in its order (LOG-1); None if fine."""
+    if type(raw) is dict and _well_formed(raw):
+        return None
+    if not isinstance(raw, dict):
+        return f"an event must be a JSON object, got {type(raw).__name__}"
+    extra = set(raw) - ENVELOPE_KEYS
+    if extra:
+        return f"unknown envelope key(s) {sorted(extra)}"
+    etype, seq, time = raw.get("type"), raw.get("seq"), raw.get("time")
+    if not isinstance(etype, str):
+        return f"'type' must be a string, got {etype!r}"
+    if not (is_safe_integer(seq) and isinstance(seq, int) and seq >= 0):
+        return f"'seq' must be a non-negative safe integer, got {seq!r}"
+    if not (is_safe_integer(time) and isinstance(time, int)):
+        return f"'time' must be a safe integer, got {time!r}"
+    if "data" not in raw:
+        return "'data' is missing"
+    if "ignorable" in raw and raw["ignorable"] is not True:
+        return f"'ignorable' may only be true, got {raw['ignorable']!r}"
+    seqs = raw.get("sourceEventSeqs")
+    if "sourceEventSeqs" in raw and not (
+        isinstance(seqs, list) and all(is_safe_integer(s) and isinstance(s, int) for s in seqs)
+    ):
+        return "'sourceEventSeqs' must be an array of integers"
+    return None
+
+
+class LogChecker(CheckState):
+    """Checks one log fed line by line; :attr:`violations` holds what it found."""
+
+    __slots__ = ("torn_tail",)
+
+    def __init__(self, file: str, options: CheckOptions | None = None, inbox: InboxTracker | None = None) -> None:
+        super().__init__(file, options or CheckOptions(), inbox if inbox is not None else LeanInbox())
+        self.torn_tail = False
+
+    def feed_event(self, obj: object, line: int) -> None:
+        """The general path: envelope (LOG-1), seq (LOG-2), then the event's handler."""
+        self.line = line
+        self.event = obj
+        if type(obj) is dict:
+            try:  # a missing key is for the irregular path to diagnose (try costs nothing otherwise)
+                seq, time, etype, data = obj["seq"], obj["time"], obj["type"], obj["data"]
+            except KeyError:
+                self._feed_irregular(obj, line)
+                return
+            if (
+                type(seq) is int
+                and seq == self.next_seq  # so seq is a non-negative safe integer
+                and type(time) is int
+                and -MAX_SAFE_INTEGER <= time <= MAX_SAFE_INTEGER
+                and type(etype) is str
+                and (len(obj) == 4 or _well_formed(obj))
+            ):
+                self.seq = seq
+                self.next_seq = seq + 1
+                if self.expect_end_seed:
+                    self._after_repair(etype)
+                handler = HANDLERS.get(etype)
+                if handler is not None:
+                    handler(self, obj, data, seq)
+                    if etype not in NOT_CONTEXT:
+                        self.context.append((line, obj))
+                self.after_end_seed = etype == END_SEED
+                self.prev_time = time
+                return
+        self._feed_irregular(obj, line)
+
+    def _feed_irregular(self, obj: object, line: int) -> None:
+        raw_seq = obj.get("seq") if isinstance(obj, dict) else None
+        seq_ok = type(raw_seq) is int and 0 <= raw_seq <= MAX_SAFE_INTEGER
+        self.seq = raw_seq if seq_ok else None
+        problem = envelope_problem(obj)
+        if problem is not None:
+            self.violate("LOG-1", problem, f"The line is not a session event: {problem}. {LOG_1_WHY}")
+            self.next_seq = raw_seq + 1 if seq_ok else self.next_seq + 1  # type: ignore[operator]
+            return
+        assert isinstance(obj, dict)
+        seq: int = obj["seq"]
+        if seq != self.next_seq:
+            self.violate("LOG-2", f"seq {seq}, but this is event {self.next_seq} of the log",
+                         "seq is the event's index in the log, assigned at append as the log's length: contiguous "
+                         "from 0, with no gap, repeat or reordering.")
+        self.next_seq = seq + 1  # re-synchronise on the log's own numbering
+        self._dispatch(obj, obj["type"], seq, obj["time"], line)
+
+    def _after_repair(self, etype: str) -> None:
+        self.expect_end_seed = False
+        if etype != END_SEED:
+            self.violate("REPAIR-2", f"{etype} right after a crash-repair turn/end",
+                         "A turn/end interrupted (or forked) closes the log inherited by a new process, and the "
+                         "session constructor appends session/end-seed right after it.")
+
+    def _dispatch(self, obj: dict[str, object], etype: str, seq: int, time: object, line: int) -> None:
+        if self.expect_end_seed:
+            self._after_repair(etype)
+        handler = HANDLERS.get(etype)
+        if handler is not None:
+            handler(self, obj, obj["data"], seq)
+            if etype not in NOT_CONTEXT:
+                self.context.append((line, obj))
+        self.after_end_seed = etype == END_SEED
+        self.prev_time = time  # type: ignore[assignment]
+
+    def bad_line(self, problem: LineProblem, line: int) -> None:
+        """A line that is no JSON value: LOG-1, or a torn tail (LOG-5) unless it is allowed."""
+        self.line = line
+        self.event = None
+        self.seq = None
+        if problem.torn and self.options.allow_torn_tail:
+            self.torn_tail = True
+            return
+        if problem.torn:
+            because = ("The last line has no newline and stops in the middle of a JSON object: a crash cut the "
+                       "append short. Such a torn tail is accepted only with --allow-torn-tail, because otherwise "
+                       "the checker would not have read the whole log.")
+        else:
+            because = f"This line is not one JSON value ({problem.message}). {LOG_1_WHY}"
+        self.violate(problem.rule, problem.message, because)
+        self.next_seq += 1  # the line held one event's slot
+
+    def found(self) -> tuple[Violation, ...]:
+        """The violations, each with the count of identical complaints folded into it."""
+        return tuple(
+            attrs.evolve(v, repeats=r) if r else v for v, r in zip(self.violations, self.repeats, strict=True)
+        )

@@ -1,0 +1,135 @@
+"""Finding, opening and parsing session logs for ``loopspec check`` (spec rules LOG-1, LOG-5).
+
+Logs are read as bytes, line by line, so memory stays flat in the log's length.  Each line is
+parsed by the fastest parser available (orjson when installed, else the standard library); a
+line the fast parser refuses goes through :func:`parse_slowly`, which decides *why* with the
+standard library under JSON's exact rules (no NaN/Infinity tokens, no number that overflows a
+double, strict UTF-8, no byte order mark) and tells a torn tail from garbage (LOG-5).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO, cast
+
+from loopspec.check.torn_tail import is_object_prefix
+
+BOM = b"\xef\xbb\xbf"
+LIVE_SUFFIXES = (".live.jsonl", ".live.jsonl.gz")
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+
+
+class LineProblem(Exception):
+    """A line that is not one JSON value; ``torn`` when it is a cut-off last line (LOG-5)."""
+
+    def __init__(self, rule: str, message: str, *, torn: bool = False) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.torn = torn
+
+
+def is_log_name(name: str) -> bool:
+    """Directory walks take ``*.jsonl`` (and ``.gz``) but not live notification streams."""
+    return name.endswith(LOG_SUFFIXES) and not name.endswith(LIVE_SUFFIXES)
+
+
+def discover(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
+    """Log files named or found under directories (sorted), and problems with missing paths."""
+    found: list[Path] = []
+    problems: list[str] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and is_log_name(p.name)))
+        elif path.exists():
+            found.append(path)
+        else:
+            problems.append(f"{path}: no such file or directory")
+    return found, problems
+
+
+def open_log(path: Path) -> BinaryIO:
+    """The log's bytes; transparently decompressed when the name ends in ``.gz``."""
+    if path.name.endswith(".gz"):
+        return cast(BinaryIO, gzip.open(path, "rb"))
+    return path.open("rb")
+
+
+def _no_constant(token: str) -> object:
+    raise ValueError(f"{token} is not a JSON number (NaN and Infinity tokens are not JSON)")
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"number {token[:40]} is out of range of a double")
+    return value
+
+
+def strict_loads(line: bytes) -> object:
+    """The standard library's parse under JSON's exact rules (strict UTF-8, no BOM, finite numbers)."""
+    return json.loads(line.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite_float)
+
+
+try:  # orjson is optional: a faster parse of the same JSON, never a different verdict.
+    import orjson
+
+    fast_loads: Callable[[bytes], object] = orjson.loads
+except ImportError:  # pragma: no cover - exercised in environments without orjson
+    fast_loads = strict_loads
+
+
+def _torn(line: bytes) -> bool:
+    """Whether ``line`` (no trailing newline) is a cut-off JSON object, maybe mid-character."""
+    for cut in range(4):  # a crash may split a multi-byte UTF-8 character
+        try:
+            text = line[: len(line) - cut].decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        return is_object_prefix(text)
+    return False
+
+
+def parse_slowly(line: bytes) -> object:
+    """Parse a line the fast parser refused, or raise :class:`LineProblem` saying why."""
+    last = not line.endswith(b"\n")
+    if not line.strip():
+        raise LineProblem("LOG-1", "a blank line; every line of a session log holds one event")
+    if line.startswith(BOM):
+        raise LineProblem("LOG-1", "the line starts with a UTF-8 byte order mark; logs are plain UTF-8 JSONL")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if last and _torn(line):
+            raise LineProblem("LOG-5", "a torn tail: the last line is cut off mid-character", torn=True) from None
+        raise LineProblem("LOG-1", f"not valid UTF-8 (byte {err.start} of the line)") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise LineProblem("LOG-1", "JSON nested too deeply to check") from None
+    except ValueError as err:
+        if last and is_object_prefix(text):
+            raise LineProblem("LOG-5", "a torn tail: the last line has no newline and is cut off", torn=True) from None
+        raise LineProblem("LOG-1", f"not valid JSON: {err}") from None
+
+
+def parse_line(line: bytes) -> object:
+    """One line's JSON value (fast path first); :class:`LineProblem` when it has none."""
+    try:
+        return fast_loads(line)
+    except (ValueError, RecursionError):
+        return parse_slowly(line)
+
+
+def parsed_lines(stream: BinaryIO) -> Iterator[tuple[int, object | LineProblem]]:
+    """``(line number, value or problem)`` for every line; the slow, general form of the scan."""
+    for line_no, line in enumerate(stream, start=1):
+        try:
+            yield line_no, parse_line(line)
+        except LineProblem as problem:
+            if problem.torn:
+                stream.read(1)  # a torn tail is the last line, unless a compressed stream broke off here
+            yield line_no, problem

@@ -1,0 +1,157 @@
+"""``agent/inbox/spliced`` in the log: fold, record shape, and where claims may sit.
+
+Rules: FOLD-1 … FOLD-3 and DATA-2 (via the inbox tracker), SPLICE-2, SPLICE-4, SPLICE-6 (the
+writer's exact record shapes), CLAIM-1, CLAIM-2, CLAIM-3, CLAIM-6 (claims), and the TURN-5
+bookkeeping of send-shaped insertions.
+"""
+
+from __future__ import annotations
+
+from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, SpliceEffect
+from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
+from loopspec.errors import InvalidEvent
+
+_FOLD_WHY = {
+    "FOLD-1": "The real projection rethrows such a record as 'invalid persisted inbox splice', and no real "
+    "writer produces it.",
+    "FOLD-2": "The projection only accepts safe-integer coordinates that fit the target list at that point "
+    "of the log; the real writer records normalized coordinates, so this record cannot come from it.",
+    "FOLD-3": "After the splice an id would be pending twice; the writer refuses such an edit before "
+    "writing it (SPLICE-3) and the projection rejects it when folding.",
+    "DATA-2": "Every inbox message is a JSON object with a string id, role 'user', an array content and an "
+    "object source; this record inserts something else.",
+}
+
+
+def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    try:
+        effect = st.inbox.splice(data, seq)
+    except InvalidEvent as err:
+        # The record is skipped, as the real live projection keeps its previous state.
+        st.violate(err.rule, err.detail, f"The splice record at seq {seq} cannot be folded: {err.detail}. "
+                   + _FOLD_WHY.get(err.rule, ""))
+        return
+    st.last_effect = effect
+    removed = effect.removed_n
+    if effect.removed_count == 0:
+        st.violate("SPLICE-4", "removedCount is written as 0",
+                   "The real writer spreads removedCount into the record only when it removed something, so a "
+                   "written 0 marks a foreign writer.")
+    elif effect.outcome is not None and removed == 0:
+        st.violate("SPLICE-6", "outcome 'canceled' on a record that removes nothing",
+                   "outcome 'canceled' is written exactly on public edits that removed messages; this record "
+                   "removes none, so no real edit wrote it.")
+    elif removed == 0 and not effect.inserted:
+        st.violate("SPLICE-2", "a no-op splice record (removes nothing, inserts nothing)",
+                   "An edit that neither removes nor inserts is elided by the writer: it writes no record and "
+                   "emits no notification.")
+    elif removed > 0 and effect.outcome is None and effect.inserted:
+        st.violate("SPLICE-6", "a replacement without outcome 'canceled'",
+                   "A record that removes and inserts is a public edit (a replace or splice), and public edits "
+                   "that remove something always carry outcome 'canceled'; only claims omit it, and claims "
+                   "insert nothing.")
+    if removed > 0 and effect.outcome is None and not effect.inserted:
+        _on_claim(st, effect, seq)
+    else:
+        _on_public_edit(st, effect, seq)
+
+
+def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
+    broke_boundary = st.phase == CLAIM_DUE
+    if broke_boundary:
+        where = "turn/start" if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
+        st.violate("CLAIM-6", f"a public edit at seq {seq} before the boundary's claim",
+                   f"After {where} the inbox held {st.pending_text()}, so the loop claims synchronously: the claim "
+                   "records must be the next inbox records (turn/start, the claim and the pre-step decision run "
+                   "with no await in between). Only an abort may close the turn first.")
+    st.inbox.commit(effect)
+    if broke_boundary:
+        _resync_due(st)
+    send_shaped = effect.removed_count is None and len(effect.inserted) == 1 and effect.start == effect.length_before
+    if send_shaped:
+        # TURN-5: a send appends one message at the end; outside a turn it is what may wake the agent.
+        if st.turn is None:
+            st.send_since_end = True
+        elif effect.target == NEXT_TURN:
+            st.nt_send_in_turn = True  # CANCEL-4: may latch a wake if the turn ends aborted
+
+
+def _resync_due(st: CheckState) -> None:
+    """After a broken boundary, owe what the inbox holds now (or nothing)."""
+    st.due_ns = st.ns_len() > 0
+    st.due_nt = st.steps_in_turn == 0 and st.nt_len() > 0
+    if not (st.due_ns or st.due_nt):
+        _claim_complete(st)
+
+
+def _claim_complete(st: CheckState) -> None:
+    st.phase = DECIDING
+    st.claim_done = tuple(st.claim_batch)
+    st.claim_batch = []
+
+
+def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
+    first = st.steps_in_turn == 0
+    what = f"a claim (pure deletion without outcome) of {effect.removed_n} from {effect.target} at start {effect.start}"
+    if st.phase == CLAIM_DUE:
+        if st.due_ns and effect.target == NEXT_TURN:
+            if first:
+                st.violate("CLAIM-2", f"{what} while the next-step part is still due",
+                           f"At the first boundary of turn {st.turn} the inbox held {st.pending_text()}; a claim "
+                           "writes its next-step part first and then the next-turn part.")
+            else:
+                _nt_later(st, what)
+        elif effect.start != 0:
+            st.violate("CLAIM-2", f"{what}: a claim starts at 0",
+                       "A claim takes its messages from the front of each list, so its records have start 0.")
+        elif effect.target == NEXT_STEP and effect.removed_n != effect.length_before:
+            st.violate("CLAIM-1", f"{what}, but next-step held {effect.length_before}",
+                       "A claim takes all of next-step at every boundary (steering and context are consumed "
+                       "whole).")
+        elif effect.target == NEXT_TURN and effect.removed_n != 1:
+            st.violate("CLAIM-1", f"{what}, but a claim takes exactly one next-turn message",
+                       f"At the first boundary of turn {st.turn} the claim takes the first next-turn message only: "
+                       "follow-ups are consumed one per turn.")
+        st.inbox.commit(effect)
+        if effect.target == NEXT_STEP:
+            st.due_ns = False
+        else:
+            st.due_ns = st.due_nt = False
+        st.claim_batch.extend(effect.removed)
+        if not (st.due_ns or st.due_nt):
+            _claim_complete(st)
+        return
+    if st.phase == AFTER_STEP:
+        if effect.target == NEXT_TURN:
+            _nt_later(st, what)
+        elif effect.start != 0:
+            st.violate("CLAIM-2", f"{what}: a claim starts at 0",
+                       "A claim takes its messages from the front of each list, so its records have start 0.")
+        elif effect.removed_n != effect.length_before:
+            st.violate("CLAIM-1", f"{what}, but next-step held {effect.length_before}",
+                       "At a later boundary the claim takes all of next-step.")
+        st.inbox.commit(effect)
+        st.claim_batch.extend(effect.removed)
+        _claim_complete(st)
+        return
+    if st.phase == IDLE:
+        st.violate("CLAIM-3", f"{what} while no turn is open",
+                   "Only the loop's claim writes pure deletions without outcome, and it claims only inside an open "
+                   "turn, after turn/start (TURN-4); a public removal would carry outcome 'canceled'.")
+    elif st.phase == STEPPING:
+        st.violate("CLAIM-3", f"{what} inside step {st.turn}.{st.step}",
+                   "The loop claims only at a boundary, before the boundary's step/start, never while a step runs; "
+                   "a public removal would carry outcome 'canceled'.")
+    elif st.phase == DECIDING:
+        st.violate("CLAIM-3", f"{what} after this boundary's claim",
+                   "Each boundary claims once, right when it is reached; input arriving while the decision is "
+                   "pending stays in the inbox for a later boundary (DECIDE-4), and a public removal would carry "
+                   "outcome 'canceled'.")
+    st.inbox.commit(effect)  # the log says these messages left the inbox, whoever removed them
+
+
+def _nt_later(st: CheckState, what: str) -> None:
+    st.violate("CLAIM-1", f"{what} at a later boundary of turn {st.turn}",
+               f"Turn {st.turn} already opened {st.steps_in_turn} step(s); later boundaries claim next-step only. "
+               "Queued follow-ups wait for a later turn.")
+

@@ -1,0 +1,167 @@
+"""The checker's mutable per-log state and how it records a violation.
+
+This is a private accumulator of one check run (like :class:`loopspec.fold.InboxProjector`),
+never part of the model's state: plain attributes with ``__slots__`` so the per-event path
+allocates nothing.  Handlers in :mod:`loopspec.check.lifecycle`, :mod:`loopspec.check.splices`
+and :mod:`loopspec.check.step_body` read and update it; :meth:`CheckState.violate` turns a broken
+rule into a :class:`~loopspec.check.verdict.Violation` with the state *before* the offending
+event and the few events that set it up.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from loopspec.check.describe import event_ref
+from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, InboxTracker, SpliceEffect
+from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
+
+# Where the log is in the loop's lifecycle (checker-rules.md): between turns; at a boundary whose
+# claim is still due; after the claim, waiting for the decision; inside a step; after a step/end
+# with next-step empty (turn-stopping or a tool continuation may follow).
+IDLE, CLAIM_DUE, DECIDING, STEPPING, AFTER_STEP = "idle", "claim-due", "deciding", "stepping", "after-step"
+
+CONTEXT = 5
+SHOWN_IDS = 8
+
+
+class StopCheck(Exception):
+    """Raised by :meth:`CheckState.violate` when no more violations are wanted."""
+
+
+def _shown(ids: list[str]) -> tuple[str, ...]:
+    if len(ids) <= SHOWN_IDS:
+        return tuple(ids)
+    return (*ids[: SHOWN_IDS - 2], "…", *ids[-2:])
+
+
+class CheckState:
+    """Everything the checker knows about one log at one point of it."""
+
+    __slots__ = (
+        "after_end_seed",
+        "announced",
+        "calls",
+        "chain",
+        "claim_batch",
+        "claim_done",
+        "context",
+        "due_ns",
+        "due_nt",
+        "entered",
+        "event",
+        "events",
+        "expect_end_seed",
+        "file",
+        "inbox",
+        "keys",
+        "last_effect",
+        "last_end",
+        "last_turn",
+        "latch",
+        "line",
+        "model_started",
+        "next_seq",
+        "nt_send_in_turn",
+        "options",
+        "phase",
+        "prev_time",
+        "repeats",
+        "send_since_end",
+        "seq",
+        "step",
+        "steps_in_turn",
+        "turn",
+        "violations",
+    )
+
+    def __init__(self, file: str, options: CheckOptions, inbox: InboxTracker) -> None:
+        self.file = file
+        self.options = options
+        self.inbox = inbox
+        self.next_seq = 0  # LOG-2: the seq the next event must carry
+        self.line = 0
+        self.seq: int | None = None
+        self.event: object = None
+        self.events = 0
+        self.prev_time: int | None = None  # REPAIR-3 compares closers with the event before them
+        self.last_turn = 0
+        self.turn: int | None = None
+        self.step: int | None = None
+        self.steps_in_turn = 0
+        self.phase = IDLE
+        self.due_ns = False  # CLAIM-1/CLAIM-6: which claim records the boundary still owes
+        self.due_nt = False
+        self.claim_batch: list[dict[str, object]] = []
+        self.claim_done: tuple[dict[str, object], ...] | None = None  # set when a boundary's claim completes
+        self.last_effect: SpliceEffect | None = None  # the last valid splice, for live checks
+        self.entered = 0  # STEP-3/STEP-4: user/message events of the open step
+        self.model_started = False
+        self.calls: set[str] = set()  # LOG-4: tool/call ids of the open step
+        self.announced: set[str] = set()
+        self.send_since_end = False  # TURN-5: a send-shaped insertion since the last turn/end or end-seed
+        self.chain = False  # CHAIN-1 allows the next turn/start
+        self.latch = False  # CANCEL-4 allows the next turn/start
+        self.nt_send_in_turn = False
+        self.last_end: str | None = None
+        self.expect_end_seed = False  # REPAIR-2: the event after turn/end interrupted
+        self.after_end_seed = False
+        self.context: deque[tuple[int, object]] = deque(maxlen=CONTEXT)
+        self.violations: list[Violation] = []
+        self.repeats: list[int] = []
+        self.keys: list[object] = []
+
+    # ---- reading the inbox ----
+
+    def nt_len(self) -> int:
+        return self.inbox.length(NEXT_TURN)
+
+    def ns_len(self) -> int:
+        return self.inbox.length(NEXT_STEP)
+
+    def pending_text(self) -> str:
+        return f"next-turn {self._ids(NEXT_TURN)} and next-step {self._ids(NEXT_STEP)}"
+
+    def _ids(self, target: str) -> str:
+        ids = self.inbox.ids(target)
+        return "[" + ", ".join(_shown(ids)) + "]"
+
+    def snapshot(self) -> StateSnapshot:
+        nt, ns = self.inbox.ids(NEXT_TURN), self.inbox.ids(NEXT_STEP)
+        return StateSnapshot(
+            self.phase, self.last_turn, self.turn, self.step, self.steps_in_turn,
+            _shown(nt), _shown(ns), len(nt), len(ns),
+        )
+
+    # ---- recording ----
+
+    def violate(self, rule: str, message: str, because: str, key: object = None) -> None:
+        """Record a broken rule at the current event; raise :class:`StopCheck` when done.
+
+        ``key`` folds a run of identical complaints (e.g. every chunk of a misnumbered step,
+        LOG-3) into one violation with a repeat count, so ``--all`` does not cascade.
+        """
+        if key is not None and self.keys and self.keys[-1] == key:
+            self.repeats[-1] += 1
+            return
+        self.violations.append(
+            Violation(
+                file=self.file,
+                line=self.line,
+                seq=self.seq,
+                rule=rule,
+                message=message,
+                because=because,
+                state=self.snapshot(),
+                event=event_ref(self.event, self.line) if self.event is not None else None,
+                context=tuple(event_ref(obj, line) for line, obj in self.context),
+            )
+        )
+        self.repeats.append(0)
+        self.keys.append(key)
+        if not self.options.all or len(self.violations) >= self.options.max_violations:
+            raise StopCheck
+
+    def remember(self, line: int, event: object) -> None:
+        """Keep an event that shapes the state, for the 'set up by' part of later reports."""
+        self.context.append((line, event))

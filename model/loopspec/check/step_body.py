@@ -1,0 +1,151 @@
+"""Events inside a step: entered messages and the model side (spec rules STEP-3, STEP-4, LOG-3,
+LOG-4, LOG-7, VARIANT-1, REPAIR-3 for synthetic tool results).
+
+The model side (``request/*``, ``assistant/*``, ``tool/*``) is outside the model's scope except
+for where it may sit; these handlers check only that, plus the tool call/result pairing.
+"""
+
+from __future__ import annotations
+
+from loopspec.check.inbox_track import message_problem
+from loopspec.check.lifecycle import open_step
+from loopspec.check.state import CheckState
+
+SYNTHETIC_RESULT = "interrupted-tool-result-"  # REPAIR-1: ids of crash repair's tool results
+
+
+def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
+    """LOG-3 (LOG-4 for tool/result): ``data.turn``/``data.step`` name the open step."""
+    turn = data.get("turn") if isinstance(data, dict) else None
+    step = data.get("step") if isinstance(data, dict) else None
+    if st.step is None:
+        st.violate(rule, f"{etype} while no step is open",
+                   f"{etype} belongs to a step: core execution events are enclosed by their turn and step.",
+                   key=(rule, "no step", st.turn, st.steps_in_turn, turn, step))
+        if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and step is not True:
+            # Re-synchronise (--all): a step/start is missing; the event belongs to the step it names.
+            open_step(st, st.steps_in_turn + 1)
+            st.model_started = True
+            return True
+        return False
+    if turn != st.turn or step != st.step or turn is True or step is True:
+        st.violate(rule, f"{etype} names {turn!r}.{step!r}, but the open step is {st.turn}.{st.step}",
+                   f"{etype} must carry data.turn and data.step equal to the open turn and step.",
+                   key=(rule, "other step", st.turn, st.step, turn, step))
+        return False
+    return True
+
+
+def _model_side(st: CheckState, etype: str) -> None:
+    """The first model-side event of a step closes its entry block (STEP-3) and needs input in step 1 (STEP-4)."""
+    if st.step is None or st.model_started:
+        return
+    if st.step == 1 and st.entered == 0:
+        st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message",
+                   "The first step of a turn enters at least one message before its model call: an empty entry at "
+                   "the first boundary ends the turn with no step instead (DECIDE-6). Only a step aborted during "
+                   "request preparation closes with no user/message and no model call (v0.1.5, VARIANT-1).")
+    st.model_started = True
+
+
+def on_user_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    problem = message_problem(data)
+    if problem is not None:
+        st.violate("LOG-7", f"user/message data is not a message: {problem}",
+                   "A user/message event carries the entered UserMessage itself as its data (DATA-2).")
+    elif event.get("surfaceOp") != "append" or "sourceEventSeqs" in event:
+        st.violate("LOG-7", "user/message envelope must have surfaceOp 'append' and no sourceEventSeqs",
+                   "An entered message joins the conversation surface as an append of its own; no event derives it.")
+    if st.step is None:
+        st.violate("STEP-3", "user/message while no step is open",
+                   "The loop writes user/message only for the messages a step enters, right after its step/start "
+                   "(DECIDE-8); every user/message sits inside an open step.")
+        if st.turn is not None:
+            open_step(st, st.steps_in_turn + 1)  # re-synchronise (--all): a step/start is missing
+    elif st.model_started:
+        st.violate("STEP-3", f"user/message after the model side of step {st.turn}.{st.step} began",
+                   "Entered messages are appended before the request that carries them (VARIANT-1 allows only "
+                   "system/message events before them), never after request/*, assistant/* or tool/* events.")
+    st.entered += 1
+
+
+def on_system_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    _names_open_step(st, "system/message", data)  # VARIANT-1: may precede user/message (v0.1.5)
+
+
+def on_request(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    etype = str(event.get("type"))
+    if st.turn is None:
+        st.violate("LOG-3", f"{etype} while no turn is open",
+                   f"{etype} is written for a model request, which happens only inside an open turn.",
+                   key=("LOG-3", etype, "no turn", st.last_turn))
+        return
+    _model_side(st, etype)
+
+
+def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    etype = str(event.get("type"))
+    if not _names_open_step(st, etype, data):
+        return
+    _model_side(st, etype)
+    if etype == "assistant/message":
+        message = data.get("message") if isinstance(data, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, dict) and block.get("type") == "tool-call" and isinstance(block.get("id"), str):
+                st.announced.add(block["id"])
+
+
+def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    if not _names_open_step(st, "tool/call", data):
+        return
+    _model_side(st, "tool/call")
+    call = data.get("callId") if isinstance(data, dict) else None
+    if isinstance(call, str):
+        st.calls.add(call)
+
+
+def _answered(data: object) -> list[str]:
+    """The call ids a tool/result answers: its tool-result blocks, else its source's callId."""
+    message = data.get("message") if isinstance(data, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    ids = [
+        b["toolCallId"] for b in (content if isinstance(content, list) else ())
+        if isinstance(b, dict) and b.get("type") == "tool-result" and isinstance(b.get("toolCallId"), str)
+    ]
+    if not ids:
+        source = message.get("source") if isinstance(message, dict) else None
+        call = source.get("callId") if isinstance(source, dict) else None
+        ids = [call] if isinstance(call, str) else []
+    return ids
+
+
+def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+    surface = event.get("surfaceOp")
+    if surface is not None and surface != "append":
+        # A replacing tool/result rewrites an earlier one: it needs only an open turn (real §9.1 inv. 9).
+        if st.turn is None:
+            st.violate("LOG-4", "a replacing tool/result while no turn is open",
+                       "A tool result, also a replacing one, belongs to an open turn.")
+        return
+    if not _names_open_step(st, "tool/result", data, "LOG-4"):
+        return
+    _model_side(st, "tool/result")
+    message = data.get("message") if isinstance(data, dict) else None
+    mid = message.get("id") if isinstance(message, dict) else None
+    synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
+    ids = _answered(data)
+    if not ids:
+        st.violate("LOG-4", "tool/result names no tool call",
+                   "A tool result answers a tool call of its step (message.content[].toolCallId or "
+                   "message.source.callId); this one names none.")
+        return
+    known = st.calls | st.announced if synthetic else st.calls
+    missing = [i for i in ids if i not in known]
+    if missing:
+        st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made",
+                   "A tool result must answer a tool/call of its own step; only crash repair's synthetic results "
+                   "answer calls the model announced but never started.")
+    if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
+        st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
+                   f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")

@@ -1,0 +1,133 @@
+"""``loopspec check``: check session logs (and a live stream) against the rule catalogue.
+
+Exit codes: 0 every log is valid (or every manifest example got its expected verdict); 1 some
+log violates a rule (or an example did not get its verdict); 2 unusable input (unreadable or
+missing file, corrupt compression, malformed manifest) or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from loopspec.check.manifest import ManifestError, load_manifest, verify
+from loopspec.check.parallel import check_files
+from loopspec.check.reader import discover
+from loopspec.check.report import FORMATS, Summary, render
+from loopspec.check.runner import check_file
+from loopspec.check.verdict import CheckOptions, LogResult
+
+PROGRESS_MIN_FILES = 20
+
+
+class _Progress:
+    """A one-line counter on stderr, only for a terminal and many files."""
+
+    def __init__(self, stream: TextIO, total: int) -> None:
+        self.stream = stream
+        self.enabled = stream.isatty() and total >= PROGRESS_MIN_FILES
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.enabled and (now - self.last > 0.1 or done == total):
+            self.last = now
+            self.stream.write(f"\rchecking logs: {done}/{total}")
+            if done == total:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
+def _options(args: argparse.Namespace) -> CheckOptions:
+    return CheckOptions(
+        all=args.all or args.max_violations is not None,
+        max_violations=args.max_violations or 100,
+        allow_torn_tail=args.allow_torn_tail,
+    )
+
+
+def _run_manifest(args: argparse.Namespace) -> int:
+    try:
+        expectations = load_manifest(args.manifest)
+    except ManifestError as err:
+        print(f"loopspec check: {err}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    outcomes = verify(expectations)
+    bad = 0
+    for expectation, _, mismatch in outcomes:
+        what = expectation.verdict + (f" {expectation.rule}" if expectation.rule else "")
+        if mismatch is None:
+            if not args.quiet:
+                print(f"ok       {expectation.path}: {what}")
+        else:
+            bad += 1
+            print(f"MISMATCH {expectation.path}: {mismatch}")
+    summary = Summary.of([r for _, r, _ in outcomes], time.perf_counter() - started)
+    print(f"manifest: {len(outcomes) - bad}/{len(outcomes)} example(s) as expected; {summary.line()}")
+    return 0 if bad == 0 else 1
+
+
+def run(args: argparse.Namespace) -> int:
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:  # garbage input may hold lone surrogates, which UTF-8 cannot print
+        reconfigure(errors="backslashreplace")
+    if args.manifest is not None:
+        if args.paths or args.live:
+            print("loopspec check: --manifest takes no log paths or --live", file=sys.stderr)
+            return 2
+        return _run_manifest(args)
+    if not args.paths:
+        print("loopspec check: give log files or directories (or --manifest FILE)", file=sys.stderr)
+        return 2
+    files, problems = discover(args.paths)
+    for problem in problems:
+        print(f"loopspec check: {problem}", file=sys.stderr)
+    if args.live is not None and (len(files) != 1 or problems):
+        print("loopspec check: --live needs exactly one log", file=sys.stderr)
+        return 2
+    options = _options(args)
+    started = time.perf_counter()
+    results: list[LogResult]
+    if args.live is not None:
+        results = [check_file(files[0], options, live=args.live)]
+    else:
+        results = check_files(files, options, max(1, args.jobs), _Progress(sys.stderr, len(files)))
+    summary = Summary.of(results, time.perf_counter() - started)
+    sys.stdout.write(render(args.format, results, summary, quiet=args.quiet))
+    if problems or any(r.status == "unusable" for r in results):
+        return 2
+    return 1 if any(r.status == "invalid" for r in results) else 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="check session logs against the spec's rules",
+        description="Check JSONL session logs (plain or .gz; directories are searched for *.jsonl and "
+        "*.jsonl.gz, except *.live.jsonl) and report each violation with its rule ID. An empty file is a "
+        "valid empty log. Exit 0: all valid; 1: a rule is violated; 2: unusable input or usage.",
+    )
+    parser.add_argument("paths", nargs="*", type=Path, help="session logs or directories of them")
+    parser.add_argument("--live", type=Path, metavar="FILE", help="also check this live.jsonl stream against the log")
+    parser.add_argument("--all", action="store_true", help="report every violation, not only the first")
+    parser.add_argument("--max-violations", type=_positive, metavar="N",
+                        help="report at most N per log (implies --all)")
+    parser.add_argument("--allow-torn-tail", action="store_true",
+                        help="accept a cut-off last line without newline (a crash mid-append), minus that line")
+    parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N", help="check logs in N processes")
+    parser.add_argument("--quiet", "-q", action="store_true", help="only report invalid logs and the summary")
+    parser.add_argument("--manifest", type=Path, metavar="FILE",
+                        help="check the example logs a manifest lists against their expected verdicts")
+    parser.set_defaults(func=run)
