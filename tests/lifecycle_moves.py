@@ -1,0 +1,131 @@
+"""The moves of the lifecycle state machine: command strategies, weighted by phase (``test_agent_stateful``).
+
+Ids come from a pool of five so duplicates and refusals happen.  A phase's moves are its await
+point's answer and everything else a caller or listener can do meanwhile; a few scenario fragments
+(S11, S13, an abort with a latched wake) are single moves because as separate moves they rarely land
+inside one await.  ``OPENINGS`` start a run in every phase, aborted or not, so short runs reach late
+states; ``test_transition_coverage`` checks that these moves fire every row of the lifecycle table.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from loopspec import commands as cmd
+from loopspec import listeners as lsn
+from loopspec.json_value import freeze
+from loopspec.lifecycle_table import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.values import InboxTarget, MessageId, UserMessage
+
+NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
+messages = st.builds(UserMessage.create, st.sampled_from(("a", "b", "c", "d", "e")), st.sampled_from(("x", "y")))
+targets = st.sampled_from((NT, NS))
+ids = st.sampled_from(("a", "b", "c", "d", "e")).map(MessageId)
+numbers = st.one_of(st.integers(-3, 3), st.sampled_from((float("nan"), float("inf"), -float("inf"), -1.5, 2.5)))
+causes = st.sampled_from(({"kind": "user"}, {"kind": "disposed"}, {"kind": "hook", "reason": "r"})).map(freeze)
+sends = st.builds(cmd.Send, messages, targets, st.booleans())
+wakes = st.builds(cmd.Send, messages, targets, st.just(True))
+cancels = st.builds(cmd.Cancel, causes, st.booleans())
+edits = st.one_of(
+    st.builds(cmd.Append, targets, messages),
+    st.builds(cmd.Prepend, targets, messages),
+    st.builds(cmd.Splice, targets, numbers, numbers, st.lists(messages, max_size=2).map(tuple)),
+    st.builds(cmd.Replace, ids, messages),
+    st.builds(cmd.Remove, ids),
+    st.just(cmd.Clear()),
+)
+actions = st.lists(st.one_of(sends, st.builds(cmd.Remove, ids), cancels), max_size=2).map(tuple)
+decisions = st.one_of(st.just(lsn.Reject()), st.lists(messages, max_size=2).map(lambda ms: lsn.Enter(tuple(ms))))
+transforms = st.one_of(
+    st.just(lsn.Keep()),
+    st.builds(lsn.Replace, decisions),
+    st.lists(ids, max_size=2).map(lambda xs: lsn.Drop(tuple(xs))),
+    st.lists(messages, min_size=1, max_size=1).map(lambda ms: lsn.Add(tuple(ms))),
+)
+listener = st.one_of(
+    st.builds(lsn.Wrap, transforms, actions, actions),
+    st.builds(lsn.Veto, decisions, actions),
+    st.builds(lsn.Throw, st.just("prompt hook broke"), actions),
+)
+# The bare default, an empty entry and a plain reject get their own share next to generated chains.
+decides = st.one_of(
+    st.builds(cmd.Decide, st.lists(listener, max_size=3).map(tuple)),
+    st.sampled_from(
+        (cmd.Decide(), cmd.Decide((lsn.Veto(lsn.Enter()),)), cmd.Decide((lsn.Veto(lsn.Reject()),)))
+    ),
+)
+results = st.one_of(
+    st.sampled_from((cmd.StepResult("stop"), cmd.StepResult("max-tokens"))),
+    st.just(cmd.StepResult("request-error", retry=True)),
+    st.sampled_from(
+        (cmd.StepResult("request-error", error="rate limited", code="RATE_LIMITED"), cmd.StepResult("fail", error="x"))
+    ),
+    st.builds(cmd.StepResult, st.just("tool-calls"), st.lists(messages, max_size=2).map(tuple), st.booleans()),
+)
+steering = st.builds(cmd.Send, messages, st.just(NS), st.booleans()).map(lambda send: (send,))
+stoppings = st.builds(cmd.TurnStopping, actions)
+ANSWERS: dict[str, st.SearchStrategy[cmd.Command]] = {
+    IDLE: wakes,
+    DECIDING: decides,
+    STEPPING: results,
+    STOPPING: st.one_of(
+        stoppings,
+        st.builds(cmd.TurnStopping, steering),
+        st.builds(cmd.TurnStopping, steering),
+        st.builds(cmd.TurnStopping, actions, st.just("stop hook broke")),
+    ),
+}
+Moves = st.SearchStrategy[tuple[cmd.Command, ...]]
+
+
+def moves(answer: st.SearchStrategy[cmd.Command]) -> dict[str, Moves]:
+    """One phase's moves; ``answer`` answers its await point.  Weighted by repetition in WEIGHTS."""
+    return {
+        "answer": st.tuples(answer),
+        "send": st.tuples(sends),
+        "inject": st.tuples(st.builds(cmd.Send, messages, targets, st.just(False))),
+        "wake": st.tuples(wakes),
+        "edit": st.tuples(edits),
+        "cancel": st.tuples(cancels),
+        "restart": st.just((cmd.Restart(),)),
+        "answer out of phase": st.tuples(st.one_of(decides, results, stoppings)),  # INPUT-4 where no row
+        # An abort seen at the await (CANCEL-3) and a wake latched after it (CANCEL-4), S11 (steering
+        # during a step) and S13 (turn stopping steers, the decision drops it): one move each, since
+        # as separate moves they rarely land inside the same await.
+        "cancel, answer": st.tuples(cancels, answer),
+        "cancel, wake, answer": st.tuples(cancels, wakes, answer),
+        "cancel, wake, cancel, answer": st.tuples(cancels, wakes, cancels, answer),  # a cancel drops the latch
+        "steer, answer": st.tuples(st.builds(cmd.steer, messages), answer),
+        "steer at turn stopping, enter nothing": st.tuples(
+            st.builds(cmd.TurnStopping, steering), st.just(cmd.Decide((lsn.Veto(lsn.Enter()),)))
+        ),
+    }
+
+
+MOVES = {phase: moves(answer) for phase, answer in ANSWERS.items()}
+_FIRST_STEP = (cmd.followup(UserMessage.create("a")), cmd.Decide())
+OPENINGS: dict[str, tuple[cmd.Command, ...]] = {
+    "idle": (),
+    "deciding": _FIRST_STEP[:1],
+    "stepping": _FIRST_STEP,
+    "stopping": (*_FIRST_STEP, cmd.StepResult("stop")),
+    "deciding, aborted": (*_FIRST_STEP[:1], cmd.Cancel(keep_inbox=True)),
+    "stepping, aborted": (*_FIRST_STEP, cmd.Cancel(keep_inbox=True)),
+    "stopping, aborted": (*_FIRST_STEP, cmd.StepResult("stop"), cmd.Cancel(keep_inbox=True)),
+    "deciding after turn stopping steered": (
+        *_FIRST_STEP,
+        cmd.StepResult("stop"),
+        cmd.TurnStopping((cmd.steer(UserMessage.create("b")),)),
+    ),
+}
+RARE = (
+    *("edit", "cancel", "restart", "answer out of phase", "cancel, answer"),
+    *("cancel, wake, answer", "cancel, wake, answer", "cancel, wake, cancel, answer"),
+)
+# Deciding and stepping mostly answer, so runs reach turn stopping; stopping mostly does something else first.
+WEIGHTS = {
+    IDLE: ("answer",) * 6 + ("send", "edit", "cancel", "restart", "answer out of phase"),
+    DECIDING: ("answer",) * 6 + ("send", *RARE),
+    STEPPING: ("answer",) * 6 + ("send", "inject", "steer, answer", *RARE),
+    STOPPING: ("answer",) * 3 + ("wake", "inject", "edit", "steer at turn stopping, enter nothing", *RARE),
+}
