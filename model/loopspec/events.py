@@ -13,21 +13,12 @@ import attrs
 
 from loopspec.errors import InvalidEvent
 from loopspec.json_value import Frozen, JsonObject, freeze, thaw
-from loopspec.values import InboxTarget, Messages, UserMessage
+from loopspec.values import InboxTarget, Messages, UserMessage, shown
 
 SPLICED = "agent/inbox/spliced"
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "ignorable", "surfaceOp", "sourceEventSeqs"})
 MAX_SAFE_INTEGER = 2**53 - 1
 SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})
-
-
-def shown(value: object) -> str:
-    """``repr`` for error messages.  Python refuses to print ints past 4300 digits (a ``ValueError``),
-    and bad input must still end as an :class:`InvalidEvent`, so such values are described instead."""
-    try:
-        return repr(value)
-    except ValueError:
-        return f"a {type(value).__name__} too large to print"
 
 
 def is_safe_integer(value: object) -> bool:

@@ -13,6 +13,14 @@ import attrs
 from loopspec.json_value import Frozen, JsonObject, freeze, thaw
 
 
+def shown(value: object) -> str:
+    """``repr`` for error messages; Python refuses to print ints past 4300 digits."""
+    try:
+        return repr(value)
+    except ValueError:
+        return f"a {type(value).__name__} too large to print"
+
+
 @attrs.frozen(order=True)
 class MessageId:
     """The sole address of a pending message (DATA-1): an opaque string, compared exactly."""
@@ -36,7 +44,7 @@ class InboxTarget(StrEnum):
             return cls.NEXT_TURN
         if raw == "next-step":
             return cls.NEXT_STEP
-        raise ValueError(f"unknown inbox target {raw!r}")
+        raise ValueError(f"unknown inbox target {shown(raw)}")
 
 
 @attrs.frozen
@@ -80,9 +88,9 @@ class UserMessage:
         fields = dict(body.items_)
         mid = fields.get("id")
         if not isinstance(mid, str):
-            raise ValueError(f"a message needs a string id, got {mid!r}")
+            raise ValueError(f"a message needs a string id, got {shown(mid)}")
         if fields.get("role") != "user":
-            raise ValueError(f"message {mid!r}: role must be 'user', got {fields.get('role')!r}")
+            raise ValueError(f"message {mid!r}: role must be 'user', got {shown(fields.get('role'))}")
         if not isinstance(fields.get("content"), tuple):
             raise ValueError(f"message {mid!r}: content must be an array")
         if not isinstance(fields.get("source"), JsonObject):
