@@ -1,10 +1,10 @@
 """The fast paths behind :func:`fold.replay` equal folding :func:`fold.apply` (FOLD-5).
 
-``replay`` keeps each list as a Python list with a moving head (``_Lane``) and tracks pending
+``replay`` keeps each list as a Python list with a moving head (``loopspec.lane.Lane``) and tracks pending
 ids in a set; ``apply`` is the normative fold on tuples.  For random logs — valid splices placed
 against the current lists, invalid ones (out of range, duplicate ids, malformed data) and foreign
 events interleaved — both must end in the same state, or fail with the same rule, seq and
-message.  Long lanes with many front removals push ``_Lane.head`` past 64 so its compaction runs
+message.  Long lanes with many front removals push ``Lane.head`` past 64 so its compaction runs
 between edits at the front, back and middle.  Replaying a log *file* skips freezing the data of
 non-splice lines (``EventReader.only``); random files with bad and deeply nested lines show it
 fails or succeeds exactly as folding every event does.
@@ -172,7 +172,7 @@ def test_replay_agrees_with_apply_on_random_logs(events: list[SessionEvent]) -> 
 @st.composite
 def long_lane_logs(draw: st.DrawFn) -> list[SessionEvent]:
     """Hundreds of messages in one list, claimed from the front while new ones arrive at the back,
-    with occasional edits in the middle and duplicates: ``_Lane.head`` passes 64 repeatedly."""
+    with occasional edits in the middle and duplicates: ``Lane.head`` passes 64 repeatedly."""
     b = LogBuilder()
     target = draw(st.sampled_from(TARGETS))
     other = "next-step" if target == "next-turn" else "next-turn"

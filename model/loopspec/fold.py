@@ -14,8 +14,9 @@ from loopspec.errors import InvalidEvent
 from loopspec.events import SPLICED, InboxSpliced, SessionEvent
 from loopspec.inbox import first_duplicate
 from loopspec.json_value import Frozen, freeze
+from loopspec.lane import Lane
 from loopspec.log_reader import EventReader
-from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget, MessageId, Messages, UserMessage
+from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
 
 
 def _check_range(splice: InboxSpliced, length: int, seq: int) -> None:
@@ -59,36 +60,6 @@ def apply(state: InboxState, event: SessionEvent) -> InboxState:
     return state.with_lane(splice.target, candidate)
 
 
-class _Lane:
-    """One pending list as a Python list with a moving head, so front removals are O(removed)."""
-
-    __slots__ = ("head", "items")
-
-    def __init__(self, items: Messages = ()) -> None:
-        self.items: list[UserMessage] = list(items)
-        self.head = 0
-
-    def __len__(self) -> int:
-        return len(self.items) - self.head
-
-    def view(self) -> Messages:
-        return tuple(self.items[self.head :])
-
-    def splice(self, start: int, removed: int, inserted: Messages) -> list[UserMessage]:
-        at = self.head + start
-        taken = self.items[at : at + removed]
-        if start == 0 and not inserted:
-            self.head += removed
-            if self.head > 64 and self.head * 2 > len(self.items):
-                del self.items[: self.head]
-                self.head = 0
-        elif removed == 0 and at == len(self.items):
-            self.items.extend(inserted)
-        else:
-            self.items[at : at + removed] = inserted
-        return taken
-
-
 class InboxProjector:
     """Mutable twin of :func:`apply` for folding long logs; never part of the model's state."""
 
@@ -96,8 +67,8 @@ class InboxProjector:
 
     def __init__(self, state: InboxState = EMPTY_INBOX) -> None:
         self.lanes = {
-            InboxTarget.NEXT_TURN: _Lane(state.next_turn),
-            InboxTarget.NEXT_STEP: _Lane(state.next_step),
+            InboxTarget.NEXT_TURN: Lane(state.next_turn),
+            InboxTarget.NEXT_STEP: Lane(state.next_step),
         }
         self.ids: set[MessageId] = set(state.ids())
 
@@ -105,7 +76,8 @@ class InboxProjector:
         return len(self.lanes[target])
 
     def state(self) -> InboxState:
-        return InboxState(self.lanes[InboxTarget.NEXT_TURN].view(), self.lanes[InboxTarget.NEXT_STEP].view())
+        lanes = self.lanes
+        return InboxState(tuple(lanes[InboxTarget.NEXT_TURN].view()), tuple(lanes[InboxTarget.NEXT_STEP].view()))
 
     def feed_splice(self, splice: InboxSpliced, seq: int) -> list[UserMessage]:
         """Apply one parsed splice; returns the removed messages.  Same errors as :func:`apply`."""

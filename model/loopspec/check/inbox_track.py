@@ -11,13 +11,13 @@ drives both over random logs and mutations and requires identical verdicts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
 from loopspec.errors import InvalidEvent
 from loopspec.events import MAX_SAFE_INTEGER, SPLICED, InboxSpliced, SessionEvent, is_safe_integer
 from loopspec.fold import apply
 from loopspec.json_value import freeze
+from loopspec.lane import Lane
 from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget
 
 NEXT_TURN = "next-turn"
@@ -77,43 +77,13 @@ def _js_type(raw: object) -> str:
     return names.get(type(raw), type(raw).__name__)
 
 
-class _Lane:
-    """A pending list: messages with a moving head, so claims from the front are O(removed)."""
-
-    __slots__ = ("head", "items")
-
-    def __init__(self) -> None:
-        self.items: list[dict[str, object]] = []
-        self.head = 0
-
-    def __len__(self) -> int:
-        return len(self.items) - self.head
-
-    def view(self) -> list[dict[str, object]]:
-        return self.items[self.head :]
-
-    def splice(self, start: int, removed: int, inserted: Sequence[dict[str, object]]) -> list[dict[str, object]]:
-        at = self.head + start
-        taken = self.items[at : at + removed]
-        if start == 0 and not inserted:
-            self.head += removed
-            if self.head > 64 and self.head * 2 > len(self.items):
-                del self.items[: self.head]
-                self.head = 0
-        elif removed == 0 and at == len(self.items):
-            self.items.extend(inserted)
-        else:
-            self.items[at : at + removed] = inserted
-        return taken
-
-
 class LeanInbox:
     """The checker's fast inbox fold over parsed JSON; same verdicts as :func:`loopspec.fold.apply`."""
 
     __slots__ = ("lanes", "pending")
 
     def __init__(self) -> None:
-        self.lanes = {NEXT_TURN: _Lane(), NEXT_STEP: _Lane()}
+        self.lanes: dict[str, Lane[dict[str, object]]] = {NEXT_TURN: Lane(), NEXT_STEP: Lane()}
         self.pending: set[object] = set()  # ids are strings once DATA-2 holds
 
     def length(self, target: str) -> int:
