@@ -16,7 +16,11 @@ Invariants after every step: replay equals the live state (FOLD-5, REPAIR-4), id
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import event
@@ -53,6 +57,8 @@ from loopspec.lifecycle_records import END_SEED, STEP_END, STEP_START, TURN_END,
 from loopspec.lifecycle_table import DECIDING, IDLE, STEPPING, STOPPING, rows_for
 from loopspec.notifications import Claimed, StatusChanged
 from loopspec.values import MessageId
+from loopspec.vectors.case import CaseSpec, build_case
+from loopspec.vectors.codec import encode_command
 
 
 class AgentMachine(RuleBasedStateMachine):
@@ -66,11 +72,26 @@ class AgentMachine(RuleBasedStateMachine):
         self.ends: str | None = None  # the end reason the open turn's steps set so far (RESULT-1)
         self.counts: Counter[str] = Counter()
         self.claims: list[tuple[MessageId, int]] = []
+        self.commands: list[cmd.Command] = []  # what this example ran, for LOOPSPEC_EMIT_VECTORS
+
+    def teardown(self) -> None:
+        """With ``LOOPSPEC_EMIT_VECTORS=DIR``, write what this example ran as a vector case (walk)."""
+        out = os.environ.get("LOOPSPEC_EMIT_VECTORS")
+        if not out or not self.commands:
+            return
+        commands = tuple(self.commands)
+        digest = hashlib.sha256(repr([encode_command(c) for c in commands]).encode()).hexdigest()[:12]
+        spec = CaseSpec(f"walk/stateful/{digest}", "walk", (), "Run by tests/test_agent_stateful.py", commands)
+        case = build_case(spec)
+        path = Path(out) / f"{digest}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(case, indent=1) + "\n")
 
     def record(self, transition: lifecycle.AgentTransition) -> None:
         """Hook for the row-coverage test."""
 
     def _apply(self, command: cmd.Command) -> None:
+        self.commands.append(command)
         before, batch = self.agent, self.witness.batch
         has_row = bool(rows_for(before.phase, lifecycle.classify(command)))
         try:
