@@ -37,8 +37,19 @@ def _int_field(event: SessionEvent, key: str) -> int | None:
 def fold_consumed_work(events: Iterable[SessionEvent]) -> ConsumedWork:
     """WORK-1: a turn accounts iff it opened a step, or it claimed and did not end ``completed``.
 
-    post: not (__return__.end is not None and __return__.end.type != "turn/end")
-    """
+    Contracts (checked by CrossHair, see docs/contracts.md; they read ``events`` as a sequence):
+    ``end`` is one of the given ``turn/end`` events, and there is none without one; the last
+    event being the accounting ``turn/end`` means nothing was dropped after it; work is dropped
+    only through a canceled splice; a ``completed`` end accounts only through a step of its turn;
+    events of other types (``step/end``, messages, tools) change nothing.
+
+    post: __return__.end is None or (__return__.end.type == TURN_END and any(e is __return__.end for e in events))
+    post: any(e.type == TURN_END for e in events) or __return__.end is None
+    post: len(events) == 0 or __return__.end is not events[-1] or not __return__.dropped_unrun
+    post: not __return__.dropped_unrun or any(e.type == SPLICED and isinstance(e.data, JsonObject) and e.data.get("outcome") == "canceled" for e in events)
+    post: __return__.end is None or reason_kind(__return__.end.data.get("reason")) != COMPLETED or any(e.type == STEP_START and _int_field(e, "turn") == _int_field(__return__.end, "turn") for e in events)
+    post: __return__ == fold_consumed_work(e for e in events if e.type in (TURN_START, STEP_START, SPLICED, TURN_END))
+    """  # noqa: E501 (PEP 316 conditions are one line each)
     stepped: set[int] = set()
     claimed: set[int] = set()
     open_turn: int | None = None
@@ -96,7 +107,25 @@ def message_fates(events: Iterable[SessionEvent]) -> tuple[MessageFate, ...]:
 
     A claimed message is *entered* when its turn writes a ``user/message`` with its id after the
     claim, and *dropped* otherwise (the decision rewrote it away, rejected, or failed).
-    """
+
+    Contracts (checked by CrossHair, see docs/contracts.md), for a log whose ``seq`` is the index
+    (LOG-2) and whose splices fold (FOLD-1 … FOLD-3; otherwise ``InvalidEvent``): one fate per
+    inserted message, in insertion order, with the inserting splice's seq; the pending fates are
+    exactly the messages the fold leaves pending; a fate has left (``left_seq``) unless pending,
+    after it was inserted, and is ``canceled`` exactly when the splice that took it was canceled;
+    only a claimed fate has a turn or is entered, and an entered one has a later ``user/message``.
+
+    pre: all(e.seq == i for i, e in enumerate(events))
+    pre: all(p.feed(e) is None for p in [InboxProjector()] for e in events)
+    post: [f.id for f in __return__] == [MessageId(m["id"]) for e in events if e.type == SPLICED for m in e.data["inserted"]]
+    post: [f.inserted_seq for f in __return__] == [e.seq for e in events if e.type == SPLICED for _ in e.data["inserted"]]
+    post: sorted(f.id for f in __return__ if f.fate == "pending") == sorted(__import__("loopspec.fold").fold.replay(events).ids())
+    post: all((f.fate == "pending") == (f.left_seq is None) for f in __return__)
+    post: all(f.left_seq is None or f.left_seq > f.inserted_seq for f in __return__)
+    post: all(f.left_seq is None or (events[f.left_seq].data.get("outcome") == "canceled") == (f.fate == "canceled") for f in __return__)
+    post: all(f.fate == "claimed" or (f.turn is None and not f.entered) for f in __return__)
+    post: all(not f.entered or any(e.type == USER_MESSAGE and e.seq > f.left_seq and isinstance(e.data, JsonObject) and e.data.get("id") == f.id.value for e in events) for f in __return__)
+    """  # noqa: E501 (PEP 316 conditions are one line each)
     projector = InboxProjector()
     fates: dict[tuple[MessageId, int], MessageFate] = {}
     inserted_at: dict[MessageId, int] = {}

@@ -127,9 +127,26 @@ class _Thrown(Exception):
 def run_chain(claimed: Messages, listeners: tuple[Listener, ...]) -> ChainRun:
     """Evaluate the waterfall over the claimed batch (DECIDE-3).
 
+    Contracts (checked by CrossHair, see docs/contracts.md): exactly one of decision and raised
+    message; an empty chain enters the claimed batch and acts on nothing; the first listener that
+    is not a ``Wrap`` ends the descent, so a ``Throw`` there is the raised message, and an outermost
+    ``Veto`` or ``Throw`` alone decides, with only its own actions; a chain of keeping wraps enters
+    the claimed batch; an ``enter`` holds only claimed messages and messages a listener supplied
+    (an ``Add``, a ``Replace`` or a ``Veto`` decision); an outermost ``Drop`` leaves none of its
+    ids; an outer ``Wrap`` brackets the inner chain's actions: its ``before``, then the rest of the
+    chain's, then (unless something threw) its ``after`` — so actions are every ``before`` in chain
+    order, then every ``after`` inside out.
+
     post: (__return__.decision is None) != (__return__.raised is None)
-    post: listeners or __return__.decision == Enter(claimed)
-    """
+    post: len(listeners) > 0 or __return__ == ChainRun(Enter(claimed), None, ())
+    post: __return__.raised == next((getattr(x, "message", None) for x in listeners if not isinstance(x, Wrap)), None)
+    post: len(listeners) == 0 or isinstance(x := listeners[0], Wrap) or __return__.actions == x.before
+    post: len(listeners) == 0 or not isinstance(x := listeners[0], Veto) or __return__.decision == x.decision
+    post: not all(getattr(x, "transform", None) == Keep() for x in listeners) or __return__.decision == Enter(claimed)
+    post: all(m in claimed or any(m in getattr(getattr(t, "decision", t), "messages", ()) for t in (getattr(x, "transform", x) for x in listeners)) for m in getattr(__return__.decision, "messages", ()))
+    post: len(listeners) == 0 or not isinstance(d := getattr(listeners[0], "transform", None), Drop) or set(d.ids).isdisjoint(m.id for m in getattr(__return__.decision, "messages", ()))
+    post: len(listeners) == 0 or not isinstance(w := listeners[0], Wrap) or __return__.actions == w.before + run_chain(claimed, listeners[1:]).actions + (w.after if __return__.raised is None else ())
+    """  # noqa: E501 (PEP 316 conditions are one line each)
     actions: list[ListenerActionT] = []
 
     def call(index: int) -> PreStepDecision:

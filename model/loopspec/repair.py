@@ -37,7 +37,25 @@ def _answered_call(event: SessionEvent) -> str | None:
 
 
 def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEvent, ...]:
-    """The closers a reload appends to ``events`` (REPAIR-1, REPAIR-3)."""
+    """The closers a reload appends to ``events`` (REPAIR-1, REPAIR-3).
+
+    Contracts (checked by CrossHair, see docs/contracts.md): closers only for a log that ends
+    inside a turn, and then the last is ``turn/end {kind: interrupted}`` of the last turn started;
+    before it only synthetic ``tool/result`` events, each for a distinct call that an
+    ``assistant/message`` announced or a ``tool/call`` started, then ``step/end`` only if the log
+    ends inside a step; every closer carries the last event's time (REPAIR-3) and the closers
+    continue the log's seq (LOG-2).
+
+    post: len(__return__) == 0 or [e.type for e in events if e.type in (TURN_START, TURN_END)][-1] == TURN_START
+    post: len(__return__) == 0 or (__return__[-1].type == TURN_END and __return__[-1].data.get("reason") == reason(INTERRUPTED))
+    post: len(__return__) == 0 or __return__[-1].data.get("turn") == _get([e for e in events if e.type == TURN_START][-1].data, "turn")
+    post: all(c.time == events[-1].time for c in __return__)
+    post: [c.seq for c in __return__] == list(range(len(events), len(events) + len(__return__)))
+    post: all(c.type == "tool/result" or (c.type == STEP_END and i == len(__return__) - 2) for i, c in enumerate(__return__[:-1]))
+    post: all(any(_answered_call(c) in _announced_calls(e) + [_get(e.data, "callId")] for e in events if e.type in ("assistant/message", "tool/call")) for c in __return__[:-1] if c.type == "tool/result")
+    post: len({_answered_call(c) for c in __return__ if c.type == "tool/result"}) == sum(c.type == "tool/result" for c in __return__)
+    post: all(c.type != STEP_END for c in __return__) or [e.type for e in events if e.type in (STEP_START, STEP_END, TURN_START)][-1] == STEP_START
+    """  # noqa: E501 (PEP 316 conditions are one line each)
     open_turn: int | None = None
     open_step: int | None = None
     pending: dict[str, bool] = {}  # call id -> a tool/call event showed it started
