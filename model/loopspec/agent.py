@@ -121,10 +121,16 @@ def _prelude(work: Work, command: cmd.Command) -> None:
         work.raised = refused if refused is not None else command.raises
 
 
-def _fire(work: Work, phase: str, input_name: str) -> None:
+def _rows_or_refuse(phase: str, input_name: str) -> tuple[Row, ...]:
+    """The rows of ``(phase, input)``; an input with no row is refused (INPUT-4)."""
     candidates = rows_for(phase, input_name)
     if not candidates:
         raise CommandRefused("INPUT-4", f"input '{input_name}' has no transition while the agent is {phase}")
+    return candidates
+
+
+def _fire(work: Work, phase: str, input_name: str) -> None:
+    candidates = _rows_or_refuse(phase, input_name)
     row: Row | None = next((r for r in candidates if _guard(work, r.guard)), None)
     assert row is not None, f"no guard holds for {phase}/{input_name}"
     work.fired.append(row.key)
@@ -143,8 +149,7 @@ def step(agent: Agent, command: cmd.Command) -> AgentTransition:
     """Apply one command (the model's transition function)."""
     work = Work(agent, command)
     input_name = classify(command)
-    if not rows_for(agent.phase, input_name):
-        raise CommandRefused("INPUT-4", f"input '{input_name}' has no transition while the agent is {agent.phase}")
+    _rows_or_refuse(agent.phase, input_name)  # before the prelude: a refused input runs no listener
     _prelude(work, command)
     _fire(work, work.agent.phase, input_name)
     return AgentTransition(
