@@ -30,14 +30,14 @@ from pathlib import Path
 from typing import Any
 
 try:
-    from loopspec import fold
+    from loopspec.inbox import fold
 except ImportError:  # run from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "model"))
-    from loopspec import fold
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.json_value import freeze
-from loopspec.log_reader import read_events
-from loopspec.values import InboxState
+    from loopspec.inbox import fold
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import InboxState
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.reader import read_events
 
 orjson: Any
 try:

@@ -29,12 +29,12 @@ group() {  # group NAME SECONDS TARGET [NAME SECONDS TARGET]...: every check run
 }
 
 # Group 1 (124 s of CPU): inbox.py 18 conditions x 3 s; consumed_work.py 14 x 5 s.
-group inbox 3 loopspec.inbox consumed_work 5 loopspec.consumed_work & first=$!
+group inbox 3 loopspec.inbox.operations consumed_work 5 loopspec.loop.consumed_work & first=$!
 # Group 2 (147 s): normalize.py 11 x 3 s; fold.py 3 x 4 s; listeners.py 9 x 4 s;
 # lifecycle_projection.py 7 x 2 s (apply) + 4 x 4 s (project); repair.py 9 x 4 s.
-group normalize 3 loopspec.normalize fold 4 loopspec.fold listeners 4 loopspec.listeners \
-  lifecycle_apply 2 loopspec.lifecycle_projection.apply lifecycle_project 4 loopspec.lifecycle_projection.project \
-  repair 4 loopspec.repair & second=$!
+group normalize 3 loopspec.inbox.normalize fold 4 loopspec.inbox.fold listeners 4 loopspec.loop.pre_step \
+  lifecycle_apply 2 loopspec.loop.projection.apply lifecycle_project 4 loopspec.loop.projection.project \
+  repair 4 loopspec.loop.repair & second=$!
 status=0
 wait "$first" || status=1
 wait "$second" || status=1

@@ -18,14 +18,14 @@ from collections.abc import Callable
 
 from crosshair import SymbolicFactory, register_type
 
-from loopspec.events import SessionEvent
-from loopspec.listeners import Throw, Veto, Wrap
-from loopspec.values import UserMessage
+from loopspec.data.messages import UserMessage
+from loopspec.log.events import SessionEvent
+from loopspec.loop.pre_step import Throw, Veto, Wrap
 
 
 def _message(p: SymbolicFactory) -> UserMessage:
-    from loopspec.json_value import JsonObject
-    from loopspec.values import MessageId, UserMessage
+    from loopspec.data.json_value import JsonObject
+    from loopspec.data.messages import MessageId, UserMessage
 
     mid = "a" if p(bool, "_is_a") else ("b" if p(bool, "_is_b") else "c")
     body = JsonObject((("id", mid), ("role", "user"), ("content", ()), ("source", JsonObject((("kind", "user"),)))))
@@ -33,9 +33,9 @@ def _message(p: SymbolicFactory) -> UserMessage:
 
 
 def _event_creator() -> Callable[[SymbolicFactory], SessionEvent]:
-    from loopspec.events import SPLICED, SessionEvent
-    from loopspec.json_value import Frozen, JsonObject
-    from loopspec.values import UserMessage
+    from loopspec.data.json_value import Frozen, JsonObject
+    from loopspec.data.messages import UserMessage
+    from loopspec.log.events import SPLICED, SessionEvent
 
     def bits(p: SymbolicFactory, name: str, width: int) -> int:
         # Built from symbolic branches: numeric operations on symbolic values are not allowed
@@ -84,9 +84,9 @@ Log = tuple[SessionEvent, ...]
 
 
 def _log_creator() -> Callable[[SymbolicFactory], Log]:
-    from loopspec.events import SPLICED, SessionEvent
-    from loopspec.json_value import Frozen, JsonObject
-    from loopspec.values import MessageId, Messages, UserMessage
+    from loopspec.data.json_value import Frozen, JsonObject
+    from loopspec.data.messages import MessageId, Messages, UserMessage
+    from loopspec.log.events import SPLICED, SessionEvent
 
     def obj(*fields: tuple[str, Frozen]) -> JsonObject:
         return JsonObject(fields)
@@ -268,7 +268,7 @@ def _install_log_creator(log: Callable[[SymbolicFactory], Log]) -> None:
 
     from crosshair import core
 
-    from loopspec.events import SessionEvent
+    from loopspec.log.events import SessionEvent
 
     registry = core._SIMPLE_PROXIES
     for abc in (collections.abc.Iterable, collections.abc.Sequence):
@@ -283,10 +283,10 @@ def _install_log_creator(log: Callable[[SymbolicFactory], Log]) -> None:
 def _listener_creators() -> tuple[
     Callable[[SymbolicFactory], Wrap], Callable[[SymbolicFactory], Veto], Callable[[SymbolicFactory], Throw]
 ]:
-    from loopspec import listeners as lsn
-    from loopspec.commands import ListenerActionT, Send
-    from loopspec.json_value import JsonObject
-    from loopspec.values import InboxTarget, MessageId, UserMessage
+    from loopspec.data.json_value import JsonObject
+    from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+    from loopspec.loop import pre_step as lsn
+    from loopspec.loop.commands import ListenerActionT, Send
 
     def send(mid: str) -> Send:
         body = JsonObject((("id", mid), ("role", "user"), ("content", ()), ("source", JsonObject((("kind", "user"),)))))

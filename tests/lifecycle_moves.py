@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from loopspec import commands as cmd
-from loopspec import listeners as lsn
-from loopspec.json_value import freeze
-from loopspec.lifecycle_table import DECIDING, IDLE, STEPPING, STOPPING
-from loopspec.values import InboxTarget, MessageId, UserMessage
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as lsn
+from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 messages = st.builds(UserMessage.create, st.sampled_from(("a", "b", "c", "d", "e")), st.sampled_from(("x", "y")))

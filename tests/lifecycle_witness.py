@@ -16,12 +16,12 @@ import json
 
 import attrs
 
-from loopspec.events import SPLICED, InboxSpliced, SessionEvent
-from loopspec.fold import apply as fold_apply
-from loopspec.json_value import JsonObject, Thawed, freeze, thaw
-from loopspec.lifecycle_records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
-from loopspec.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
-from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.data.json_value import JsonObject, Thawed, freeze, thaw
+from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
+from loopspec.inbox.fold import apply as fold_apply
+from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 NORMAL = ("completed", "max-tokens")

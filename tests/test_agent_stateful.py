@@ -1,4 +1,4 @@
-"""Hypothesis state machine over the lifecycle model (:func:`loopspec.agent.step`).
+"""Hypothesis state machine over the lifecycle model (:func:`loopspec.loop.agent.step`).
 
 Moves: sends (followup, steer, inject, ``send`` either way), public inbox edits (append, prepend,
 splice with odd numbers, replace, remove, clear), cancels (keepInbox or not, causes incl.
@@ -42,21 +42,21 @@ from lifecycle_witness import (
     shape,
     turn_end,
 )
-from loopspec import agent as lifecycle
-from loopspec import commands as cmd
-from loopspec import listeners as lsn
-from loopspec.agent_state import Agent
-from loopspec.consumed_work import message_fates
-from loopspec.errors import CommandRefused
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.fold import replay
-from loopspec.inbox import send_insert
-from loopspec.json_value import JsonObject, freeze, thaw
-from loopspec.lifecycle_projection import project
-from loopspec.lifecycle_records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
-from loopspec.lifecycle_table import DECIDING, IDLE, STEPPING, STOPPING, rows_for
-from loopspec.notifications import Claimed, StatusChanged
-from loopspec.values import MessageId
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import JsonObject, freeze, thaw
+from loopspec.data.messages import MessageId
+from loopspec.data.notifications import Claimed, StatusChanged
+from loopspec.inbox.fold import replay
+from loopspec.inbox.operations import send_insert
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.loop import agent as lifecycle
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as lsn
+from loopspec.loop.consumed_work import message_fates
+from loopspec.loop.projection import project
+from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
+from loopspec.loop.state import Agent, AgentTransition
+from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING, rows_for
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 
@@ -87,7 +87,7 @@ class AgentMachine(RuleBasedStateMachine):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(case, indent=1) + "\n")
 
-    def record(self, transition: lifecycle.AgentTransition) -> None:
+    def record(self, transition: AgentTransition) -> None:
         """Hook for the row-coverage test."""
 
     def _apply(self, command: cmd.Command) -> None:
@@ -127,7 +127,7 @@ class AgentMachine(RuleBasedStateMachine):
             assert err.rule in ("SPLICE-3", "NORM-5")
             assert isinstance(command, cmd.InboxEdit)
 
-    def _witness(self, before: Agent, command: cmd.Command, tr: lifecycle.AgentTransition) -> None:
+    def _witness(self, before: Agent, command: cmd.Command, tr: AgentTransition) -> None:
         start, events = len(before.log), tr.agent.log.events
         assert events[:start] == before.log.events  # append only
         assert [e.seq for e in events] == list(range(len(events)))  # LOG-2
@@ -160,7 +160,7 @@ class AgentMachine(RuleBasedStateMachine):
             agent, written = tr.agent, written + shape(tr.events)
         return agent, written, None
 
-    def _expect(self, before: Agent, command: cmd.Command, tr: lifecycle.AgentTransition, batch: Batch) -> None:
+    def _expect(self, before: Agent, command: cmd.Command, tr: AgentTransition, batch: Batch) -> None:
         """What the command itself must have written, beyond the log-level rules."""
         got, run, after = shape(tr.events), before.running, tr.agent
         aborted = run is not None and run.aborted is not None

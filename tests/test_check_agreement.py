@@ -1,6 +1,6 @@
 """The checker's lean paths agree with the normative model.
 
-* :class:`LeanInbox` (plain dicts, O(1) front removals) against :func:`loopspec.fold.apply` on
+* :class:`LeanInbox` (plain dicts, O(1) front removals) against :func:`loopspec.inbox.fold.apply` on
   random splice records, valid and broken: same effect, same state, or the same refusal (rule
   and seq) — FOLD-1, FOLD-2, FOLD-3, DATA-2.
 * The whole checker with the lean inbox against the checker with the model's fold, on random
@@ -21,8 +21,8 @@ from log_mutations import ODD_VALUES, Log, any_mutation, check_log, feed_general
 from loopspec.check.inbox_track import LeanInbox, ModelInbox
 from loopspec.check.machine import LogChecker, envelope_problem
 from loopspec.check.verdict import CheckOptions
-from loopspec.errors import InvalidEvent
-from loopspec.events import SessionEvent
+from loopspec.data.errors import InvalidEvent
+from loopspec.log.events import SessionEvent
 
 POOL = ("a", "b", "c", "d")
 ALL = CheckOptions(all=True, max_violations=1000)

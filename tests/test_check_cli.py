@@ -152,7 +152,7 @@ class _Terminal:
 
 
 def test_progress_shows_only_on_a_terminal_for_many_files() -> None:
-    from loopspec.cli_check import _Progress
+    from loopspec.cli.check import _Progress
 
     terminal = _Terminal()
     progress = _Progress(terminal, 25)  # type: ignore[arg-type]

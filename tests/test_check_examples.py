@@ -22,7 +22,7 @@ import pytest
 from conftest import REAL_TRACES, REPO
 from loopspec.check import CheckOptions, check_file
 from loopspec.check.manifest import Expectation, load_manifest
-from loopspec.spec_index import load_spec
+from loopspec.rules.catalogue import load_spec
 
 MANIFEST = REPO / "examples" / "logs" / "manifest.json"
 EXAMPLES = load_manifest(MANIFEST)

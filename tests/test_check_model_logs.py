@@ -1,6 +1,6 @@
 """Logs the lifecycle model writes are logs the checker accepts, and synthetic logs too.
 
-The model (:func:`loopspec.agent.step`) is driven by random commands — sends of every kind,
+The model (:func:`loopspec.loop.agent.step`) is driven by random commands — sends of every kind,
 public edits, cancels, restarts, and the environment's answers at each await point (pre-step
 listener chains, step results, turn-stopping listeners) — and its durable log is checked.  Two
 independent descriptions of the real loop, the model's table and the checker's log state
@@ -23,17 +23,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from log_mutations import Log, check_log, dumps, valid_logs
-from loopspec import commands as cmd
-from loopspec import listeners as lsn
-from loopspec.agent import step
-from loopspec.agent_state import Agent
 from loopspec.check import CheckOptions, check_file
-from loopspec.errors import CommandRefused
-from loopspec.events import SessionEvent
-from loopspec.json_value import freeze
-from loopspec.lifecycle_table import DECIDING, STEPPING, STOPPING
-from loopspec.notifications import Notification
-from loopspec.values import InboxTarget, MessageId, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+from loopspec.data.notifications import Notification
+from loopspec.log.events import SessionEvent
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as lsn
+from loopspec.loop.agent import step
+from loopspec.loop.state import Agent
+from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 Record = dict[str, object]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from log_mutations import Log, any_mutation, check_log, drop, duplicate, set_path, swap, valid_logs
 from loopspec.check.verdict import CheckOptions
-from loopspec.spec_index import load_spec
+from loopspec.rules.catalogue import load_spec
 
 FIRST = CheckOptions()
 RULES = set(load_spec().ids())

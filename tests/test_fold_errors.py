@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loopspec import fold
-from loopspec.errors import InvalidEvent
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.json_value import freeze
-from loopspec.log_reader import parse_line
-from loopspec.values import EMPTY_INBOX, InboxState, UserMessage
+from loopspec.data.errors import InvalidEvent
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import EMPTY_INBOX, InboxState, UserMessage
+from loopspec.inbox import fold
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.reader import parse_line
 
 SEQ = 7
 

@@ -26,13 +26,13 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from loopspec import fold
-from loopspec.errors import CommandRefused
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.inbox_session import InboxSession, Transition
-from loopspec.json_value import thaw
-from loopspec.normalize import JsNumber
-from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import thaw
+from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.inbox import fold
+from loopspec.inbox.normalize import JsNumber
+from loopspec.inbox.session import InboxSession, Transition
+from loopspec.log.events import SPLICED, SessionEvent
 from test_normalize import dsh_start_is_minus_zero, ecma_splice_bounds
 
 NT = InboxTarget.NEXT_TURN

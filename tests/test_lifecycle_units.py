@@ -18,19 +18,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import REAL_TRACES
-from loopspec import agent as lifecycle
-from loopspec import commands as cmd
-from loopspec.agent_state import Agent
-from loopspec.consumed_work import fold_consumed_work
-from loopspec.errors import CommandRefused
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.json_value import freeze, thaw
-from loopspec.lifecycle_table import INPUTS, PHASES, rows_for
-from loopspec.listeners import Add, Drop, Enter, Keep, Reject, Replace, Throw, Veto, Wrap, run_chain
-from loopspec.log_reader import read_events
-from loopspec.notifications import AgentError
-from loopspec.session_log import SessionLog
-from loopspec.values import InboxTarget, MessageId, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import freeze, thaw
+from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+from loopspec.data.notifications import AgentError
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.reader import read_events
+from loopspec.log.session import SessionLog
+from loopspec.loop import agent as lifecycle
+from loopspec.loop import commands as cmd
+from loopspec.loop.consumed_work import fold_consumed_work
+from loopspec.loop.pre_step import Add, Drop, Enter, Keep, Reject, Replace, Throw, Veto, Wrap, run_chain
+from loopspec.loop.state import Agent
+from loopspec.loop.table import INPUTS, PHASES, rows_for
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 A, B, C, X = (UserMessage.create(i) for i in ("A", "B", "C", "X"))

@@ -26,17 +26,17 @@ import pytest
 from hypothesis import settings
 
 from conftest import REPO
-from loopspec import commands as cmd
-from loopspec.spec_index import load_spec
-from loopspec.values import UserMessage
+from loopspec.data.messages import UserMessage
+from loopspec.loop import commands as cmd
+from loopspec.rules.catalogue import load_spec
+from loopspec.vectors.adapter.client import InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observation_difference
-from loopspec.vectors.reference_adapter import ModelHandler
 from loopspec.vectors.runner import run_suite
 from loopspec.vectors.suite import generate
-from loopspec.vectors.transport import InProcessAdapter, SubprocessAdapter
 from mutants.catalogue import MUTANTS, handler
 from mutants.handler import Mutant
 

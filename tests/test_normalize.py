@@ -31,10 +31,10 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from loopspec import inbox
-from loopspec.errors import CommandRefused
-from loopspec.normalize import JsNumber, SpliceCoordinates, normalize
-from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, UserMessage
+from loopspec.inbox import operations as inbox
+from loopspec.inbox.normalize import JsNumber, SpliceCoordinates, normalize
 
 NAN = math.nan
 INF = math.inf

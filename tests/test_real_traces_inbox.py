@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 
 from conftest import REAL_TRACES
-from loopspec import fold
-from loopspec.errors import CommandRefused
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.inbox_session import InboxSession, Transition
-from loopspec.json_value import thaw
-from loopspec.log_reader import read_events
-from loopspec.normalize import JsNumber
-from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import thaw
+from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.inbox import fold
+from loopspec.inbox.normalize import JsNumber
+from loopspec.inbox.session import InboxSession, Transition
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.reader import read_events
 
 SCENARIOS = sorted(p.name.removesuffix(".events.jsonl") for p in REAL_TRACES.glob("*.events.jsonl"))
 Json = dict[str, object]

@@ -33,18 +33,18 @@ import attrs
 import pytest
 
 from conftest import REAL_TRACES
-from loopspec import agent as lifecycle
-from loopspec import commands as cmd
-from loopspec.agent_state import Agent
-from loopspec.errors import CommandRefused
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.json_value import freeze, thaw
-from loopspec.lifecycle_records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
-from loopspec.lifecycle_table import STEPPING, STOPPING
-from loopspec.listeners import Reject, Veto
-from loopspec.log_reader import read_events
-from loopspec.normalize import JsNumber
-from loopspec.values import InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import freeze, thaw
+from loopspec.data.messages import InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.inbox.normalize import JsNumber
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.reader import read_events
+from loopspec.loop import agent as lifecycle
+from loopspec.loop import commands as cmd
+from loopspec.loop.pre_step import Reject, Veto
+from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
+from loopspec.loop.state import Agent, AgentTransition
+from loopspec.loop.table import STEPPING, STOPPING
 
 SCENARIOS = sorted(p.name.removesuffix(".events.jsonl") for p in REAL_TRACES.glob("*.events.jsonl"))
 MODEL_TYPES = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE, END_SEED})
@@ -86,7 +86,7 @@ class Replay:
     before_restart: dict[str, list[str]] | None = None
     after_restart: dict[str, list[str]] | None = None
 
-    def apply(self, command: cmd.Command) -> lifecycle.AgentTransition:
+    def apply(self, command: cmd.Command) -> AgentTransition:
         tr = lifecycle.step(self.agent, command)
         self.agent = tr.agent
         if not isinstance(command, cmd.Restart):  # process 2 wrote its closers before recording began

@@ -1,6 +1,6 @@
 """The fast paths behind :func:`fold.replay` equal folding :func:`fold.apply` (FOLD-5).
 
-``replay`` keeps each list as a Python list with a moving head (``loopspec.lane.Lane``) and tracks pending
+``replay`` keeps each list as a Python list with a moving head (``loopspec.inbox.lane.Lane``) and tracks pending
 ids in a set; ``apply`` is the normative fold on tuples.  For random logs — valid splices placed
 against the current lists, invalid ones (out of range, duplicate ids, malformed data) and foreign
 events interleaved — both must end in the same state, or fail with the same rule, seq and
@@ -25,12 +25,12 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from loopspec import fold
-from loopspec.errors import InvalidEvent
-from loopspec.events import SPLICED, SessionEvent
-from loopspec.json_value import freeze
-from loopspec.log_reader import read_events
-from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget
+from loopspec.data.errors import InvalidEvent
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget
+from loopspec.inbox import fold
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.reader import read_events
 
 TARGETS = ("next-turn", "next-step")
 

@@ -19,10 +19,10 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from conftest import REAL_TRACES
-from loopspec.errors import CommandRefused
-from loopspec.inbox_session import InboxSession, Transition
-from loopspec.spec_index import load_spec
-from loopspec.values import InboxTarget, MessageId, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+from loopspec.inbox.session import InboxSession, Transition
+from loopspec.rules.catalogue import load_spec
 from schema_support import (
     all_schemas,
     event_schema_names,

@@ -17,13 +17,14 @@ from collections.abc import Callable
 
 import pytest
 
-from loopspec import fold, inbox
-from loopspec.errors import CommandRefused
-from loopspec.events import SessionEvent
-from loopspec.inbox_session import InboxSession, Transition
-from loopspec.json_value import thaw
-from loopspec.notifications import Notification
-from loopspec.values import InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import thaw
+from loopspec.data.messages import InboxState, InboxTarget, MessageId, UserMessage
+from loopspec.data.notifications import Notification
+from loopspec.inbox import fold
+from loopspec.inbox import operations as inbox
+from loopspec.inbox.session import InboxSession, Transition
+from loopspec.log.events import SessionEvent
 
 NT = InboxTarget.NEXT_TURN
 NS = InboxTarget.NEXT_STEP

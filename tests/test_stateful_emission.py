@@ -14,9 +14,9 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from loopspec.vectors.reference_adapter import ModelHandler
+from loopspec.vectors.adapter.client import InProcessAdapter
+from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.runner import run_case
-from loopspec.vectors.transport import InProcessAdapter
 from test_agent_stateful import AgentMachine
 from test_vectors_generate import VECTOR
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from loopspec.spec_index import SpecFormatError, load_spec, parse_file
-from loopspec.traceability import Traceability, collect
+from loopspec.rules.catalogue import SpecFormatError, load_spec, parse_file
+from loopspec.specdoc.traceability import Traceability, collect
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """Every row of the lifecycle table fires in a run of the stateful machine (INPUT-4's table is all live).
 
-The table in :mod:`loopspec.lifecycle_table` is what the agent executes, and
+The table in :mod:`loopspec.loop.table` is what the agent executes, and
 :attr:`AgentTransition.fired` lists the row keys a command fired (including the rows of listener
 actions and of the choice points passed through).  A row that never fires is either unreachable
 (dead specification) or a gap in the machine's moves; both must be fixed.
@@ -20,8 +20,8 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from loopspec import agent as lifecycle
-from loopspec.lifecycle_table import TABLE
+from loopspec.loop.state import AgentTransition
+from loopspec.loop.table import TABLE
 from test_agent_stateful import AgentMachine
 
 CI_BUDGET = 500 * 50  # the ci profile's examples times steps
@@ -33,7 +33,7 @@ def fired_rows() -> Counter[str]:
     class CountingMachine(AgentMachine):
         CHECKS = False  # the checks are the stateful test's job; here only the rows matter
 
-        def record(self, transition: lifecycle.AgentTransition) -> None:
+        def record(self, transition: AgentTransition) -> None:
             counts.update(transition.fired)
 
     run_state_machine_as_test(CountingMachine, settings=settings(database=None))

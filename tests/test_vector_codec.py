@@ -24,12 +24,12 @@ from hypothesis import strategies as st
 from referencing import Registry, Resource
 
 from conftest import REPO
-from loopspec import commands as cmd
-from loopspec.agent import step
-from loopspec.agent_state import Agent
-from loopspec.errors import CommandRefused
-from loopspec.normalize import JsNumber
-from loopspec.values import InboxTarget
+from loopspec.data.errors import CommandRefused
+from loopspec.data.messages import InboxTarget
+from loopspec.inbox.normalize import JsNumber
+from loopspec.loop import commands as cmd
+from loopspec.loop.agent import step
+from loopspec.loop.state import Agent
 from loopspec.vectors.codec import CodecError, decode_command, encode_command
 from loopspec.vectors.command_gen import Generator, RandomChooser, message
 from loopspec.vectors.drive import command_for

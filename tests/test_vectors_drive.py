@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from loopspec import commands as cmd
 from loopspec.cli import main
+from loopspec.loop import commands as cmd
+from loopspec.vectors.adapter.client import InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.drive import drive
-from loopspec.vectors.reference_adapter import ModelHandler
 from loopspec.vectors.runner import run_suite
-from loopspec.vectors.transport import InProcessAdapter, SubprocessAdapter
 from test_vector_codec import validator
 from test_vectors_run import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv
 

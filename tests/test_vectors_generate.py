@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from loopspec.cli import main
-from loopspec.lifecycle_table import TABLE
-from loopspec.spec_index import load_spec
+from loopspec.loop.table import TABLE
+from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.case import CaseSpec, ProbeFailed, build_case
 from loopspec.vectors.suite import SuiteError, generate, rule_cases
 from test_vector_codec import validator

@@ -24,26 +24,26 @@ from pathlib import Path
 
 import pytest
 
-from loopspec import commands as cmd
 from loopspec.cli import main
-from loopspec.vectors.json_reading import Json
-from loopspec.vectors.reference_adapter import ModelHandler, serve
-from loopspec.vectors.runner import run_suite
-from loopspec.vectors.suite import generate
-from loopspec.vectors.transport import (
+from loopspec.loop import commands as cmd
+from loopspec.vectors.adapter.client import (
     AdapterError,
     AdapterFailure,
     InProcessAdapter,
     SubprocessAdapter,
 )
+from loopspec.vectors.adapter.reference import ModelHandler, serve
+from loopspec.vectors.json_reading import Json
+from loopspec.vectors.runner import run_suite
+from loopspec.vectors.suite import generate
 
 REFERENCE = [sys.executable, "-m", "loopspec", "adapter"]
 
 # A fake adapter script: the model, broken in one way chosen by argv[1], after `after` commands.
 FAKE_ADAPTER = r'''
 import sys, time
-from loopspec import commands as cmd
-from loopspec.vectors.reference_adapter import ModelHandler, protocol_error, serve
+from loopspec.loop import commands as cmd
+from loopspec.vectors.adapter.reference import ModelHandler, protocol_error, serve
 
 mode, after = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0
 

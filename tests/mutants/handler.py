@@ -3,7 +3,7 @@
 The bug is installed only *while the mutant handles a request* and removed right after, so a
 mutant can share a process with the model it is compared against (``InProcessAdapter``): the
 oracle never runs with a patch in place.  Patches replace a module attribute that the model looks
-up at call time (``loopspec.inbox.claim``, ``loopspec.agent.EFFECTS``, ...); the model's files
+up at call time (``loopspec.inbox.operations.claim``, ``loopspec.loop.agent.EFFECTS``, ...); the model's files
 are never edited.
 """
 
@@ -15,11 +15,12 @@ from types import MappingProxyType, ModuleType
 
 import attrs
 
-from loopspec import agent as model_agent
-from loopspec import commands as cmd
-from loopspec.agent_effects import EFFECTS, Work
+from loopspec.loop import agent as model_agent
+from loopspec.loop import commands as cmd
+from loopspec.loop.effects import EFFECTS
+from loopspec.loop.work import Work
+from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.reference_adapter import ModelHandler
 
 Effect = Callable[[Work, str], None]
 

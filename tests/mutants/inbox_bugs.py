@@ -1,6 +1,6 @@
 """Mutants of the inbox's write path (spec areas NORM, SPLICE, NOTIFY, CLAIM).
 
-Each replacement wraps (or re-states in a few lines) one function of :mod:`loopspec.inbox`; the
+Each replacement wraps (or re-states in a few lines) one function of :mod:`loopspec.inbox.operations`; the
 originals are captured at import, before any patch is installed, so a wrapper always calls the
 model's own code.
 """
@@ -11,13 +11,13 @@ from collections.abc import Callable
 
 import attrs
 
-from loopspec import inbox as model_inbox
-from loopspec.errors import CommandRefused
-from loopspec.events import InboxSpliced
-from loopspec.inbox import InboxOutcome
-from loopspec.normalize import JsNumber, SpliceCoordinates, js_trunc, normalize
-from loopspec.notifications import Claimed, Discarded, Inserted
-from loopspec.values import InboxState, InboxTarget, Messages
+from loopspec.data.errors import CommandRefused
+from loopspec.data.messages import InboxState, InboxTarget, Messages
+from loopspec.data.notifications import Claimed, Discarded, Inserted
+from loopspec.inbox import operations as model_inbox
+from loopspec.inbox.normalize import JsNumber, SpliceCoordinates, js_trunc, normalize
+from loopspec.inbox.operations import InboxOutcome
+from loopspec.log.events import InboxSpliced
 from mutants.handler import Patch
 
 NEXT_TURN, NEXT_STEP = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP

@@ -1,6 +1,6 @@
 """Mutants of the loop's lifecycle (spec areas TURN, DECIDE, CLAIM, CHAIN).
 
-Each swaps one named effect of the model's lifecycle table (:mod:`loopspec.agent_effects`) for a
+Each swaps one named effect of the model's lifecycle table (:mod:`loopspec.loop.effects`) for a
 wrapper around the model's own effect; the table's rows and guards stay the model's.
 """
 
@@ -10,12 +10,13 @@ import contextlib
 
 import attrs
 
-from loopspec import inbox as model_inbox
-from loopspec import lifecycle_records as rec
-from loopspec.agent_effects import EFFECTS, Work
-from loopspec.agent_state import RunningTurn
-from loopspec.errors import CommandRefused
-from loopspec.values import InboxTarget
+from loopspec.data.errors import CommandRefused
+from loopspec.data.messages import InboxTarget
+from loopspec.inbox import operations as model_inbox
+from loopspec.loop import records as rec
+from loopspec.loop.effects import EFFECTS
+from loopspec.loop.state import RunningTurn
+from loopspec.loop.work import Work
 from mutants.handler import Patch, effect_patch
 
 model_end_turn = EFFECTS["end-turn"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from loopspec.vectors.reference_adapter import serve
+from loopspec.vectors.adapter.reference import serve
 from mutants.catalogue import BY_NAME, MUTANTS, handler
 
 

@@ -1,7 +1,7 @@
 """``loopspec check``: conformance checking of real session logs (and live streams) against the spec.
 
 A log is accepted when some run of the real system could have written it: the checker folds the
-inbox exactly as :mod:`loopspec.fold` does and tracks the turn/step lifecycle with the state
+inbox exactly as :mod:`loopspec.inbox.fold` does and tracks the turn/step lifecycle with the state
 machine of the rule catalogue, citing a rule ID for every violation.  Entry points:
 :func:`check_file` for one log, :func:`check_files` for many (optionally in parallel).
 """

@@ -3,9 +3,9 @@
 :class:`LeanInbox` folds ``agent/inbox/spliced`` data straight from the parsed JSON (plain dicts
 and lists, no freezing) with lanes whose front removals and end appends cost O(1) amortized, so
 the checker's per-event cost stays flat however many messages are pending.  :class:`ModelInbox`
-does the same through :func:`loopspec.fold.apply` on frozen events.  Both raise
+does the same through :func:`loopspec.inbox.fold.apply` on frozen events.  Both raise
 :class:`InvalidEvent` with the same rule, in the same order of checks, as
-:meth:`loopspec.events.InboxSpliced.from_data` and :func:`loopspec.fold.apply`; the test suite
+:meth:`loopspec.log.events.InboxSpliced.from_data` and :func:`loopspec.inbox.fold.apply`; the test suite
 drives both over random logs and mutations and requires identical verdicts.
 """
 
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import NamedTuple, Protocol
 
-from loopspec.errors import InvalidEvent
-from loopspec.events import MAX_SAFE_INTEGER, SPLICED, InboxSpliced, SessionEvent, is_safe_integer
-from loopspec.fold import apply
-from loopspec.json_value import freeze
-from loopspec.lane import Lane
-from loopspec.values import EMPTY_INBOX, InboxState, InboxTarget
+from loopspec.data.errors import InvalidEvent
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget
+from loopspec.inbox.fold import apply
+from loopspec.inbox.lane import Lane
+from loopspec.log.events import MAX_SAFE_INTEGER, SPLICED, InboxSpliced, SessionEvent, is_safe_integer
 
 NEXT_TURN = "next-turn"
 NEXT_STEP = "next-step"
@@ -78,7 +78,7 @@ def _js_type(raw: object) -> str:
 
 
 class LeanInbox:
-    """The checker's fast inbox fold over parsed JSON; same verdicts as :func:`loopspec.fold.apply`."""
+    """The checker's fast inbox fold over parsed JSON; same verdicts as :func:`loopspec.inbox.fold.apply`."""
 
     __slots__ = ("lanes", "pending")
 
@@ -182,7 +182,7 @@ class LeanInbox:
 
 
 class ModelInbox:
-    """The same interface over the normative fold (:func:`loopspec.fold.apply`), for cross-checking."""
+    """The same interface over the normative fold (:func:`loopspec.inbox.fold.apply`), for cross-checking."""
 
     def __init__(self) -> None:
         self.state: InboxState = EMPTY_INBOX

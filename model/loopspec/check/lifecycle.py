@@ -8,7 +8,7 @@ state as the log says, which re-synchronises the checker after a violation under
 from __future__ import annotations
 
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
-from loopspec.events import MAX_SAFE_INTEGER, is_safe_integer
+from loopspec.log.events import MAX_SAFE_INTEGER, is_safe_integer
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
 TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})

@@ -34,7 +34,7 @@ from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, parsed_lines
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, EventRef, Violation
-from loopspec.events import SPLICED
+from loopspec.log.events import SPLICED
 
 INSERTED, DISCARDED, CLAIMED = "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed"
 NOTE_FIELDS = {INSERTED: frozenset({"kind", "type", "nextSeq", "message"})}

@@ -1,7 +1,7 @@
 """The log checker's state machine: envelope (LOG-1, LOG-2), dispatch by event type, and a hot path.
 
 :class:`LogChecker` is fed one parsed line at a time by :meth:`LogChecker.feed_event`, which
-checks the envelope exactly as :meth:`loopspec.events.SessionEvent.from_json` does and hands the
+checks the envelope exactly as :meth:`loopspec.log.events.SessionEvent.from_json` does and hands the
 event to its handler.  Most lines of a real log are streamed ``assistant/chunk`` events that only
 have to name the open step (LOG-3); :func:`loopspec.check.runner.scan` decides those itself with
 a handful of comparisons and no allocation.  Event types no handler owns pass through untouched
@@ -19,7 +19,7 @@ from loopspec.check.inbox_track import InboxTracker, LeanInbox
 from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.events import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer
+from loopspec.log.events import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer
 
 END_SEED = "session/end-seed"
 Handler = Callable[[CheckState, dict[str, object], object, int], None]

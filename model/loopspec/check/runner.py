@@ -17,7 +17,7 @@ from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, fast_loads, open_log, parse_slowly
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
-from loopspec.events import MAX_SAFE_INTEGER
+from loopspec.log.events import MAX_SAFE_INTEGER
 
 UNREADABLE = (OSError, EOFError, zlib.error)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, SpliceEffect
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
-from loopspec.errors import InvalidEvent
+from loopspec.data.errors import InvalidEvent
 
 _FOLD_WHY = {
     "FOLD-1": "The real projection rethrows such a record as 'invalid persisted inbox splice', and no real "

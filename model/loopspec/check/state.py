@@ -1,6 +1,6 @@
 """The checker's mutable per-log state and how it records a violation.
 
-This is a private accumulator of one check run (like :class:`loopspec.fold.InboxProjector`),
+This is a private accumulator of one check run (like :class:`loopspec.inbox.fold.InboxProjector`),
 never part of the model's state: plain attributes with ``__slots__`` so the per-event path
 allocates nothing.  Handlers in :mod:`loopspec.check.lifecycle`, :mod:`loopspec.check.splices`
 and :mod:`loopspec.check.step_body` read and update it; :meth:`CheckState.violate` turns a broken

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from loopspec import commands as cmd
-from loopspec.agent_state import Agent
+from loopspec.loop import commands as cmd
+from loopspec.loop.state import Agent
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observe_rows, state_of

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from loopspec import commands as cmd
-from loopspec import listeners as ls
-from loopspec.json_value import freeze, thaw
-from loopspec.values import InboxTarget, MessageId
+from loopspec.data.json_value import freeze, thaw
+from loopspec.data.messages import InboxTarget, MessageId
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as ls
 from loopspec.vectors.json_reading import (
     CodecError,
     Json,

@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Protocol, TypeVar
 
-from loopspec import commands as cmd
-from loopspec import listeners as ls
-from loopspec.agent_state import Agent
-from loopspec.json_value import freeze
-from loopspec.lifecycle_table import DECIDING, STEPPING, STOPPING
-from loopspec.normalize import JsNumber
-from loopspec.values import InboxTarget, MessageId, Messages, UserMessage
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
+from loopspec.inbox.normalize import JsNumber
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as ls
+from loopspec.loop.state import Agent
+from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 
 T = TypeVar("T")
 

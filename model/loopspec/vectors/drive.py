@@ -24,14 +24,14 @@ import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
-from loopspec import commands as cmd
-from loopspec.agent_state import Agent
+from loopspec.loop import commands as cmd
+from loopspec.loop.state import Agent
+from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.command_gen import Generator
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
-from loopspec.vectors.transport import Adapter, AdapterError, AdapterFailure
 
 T = TypeVar("T")
 

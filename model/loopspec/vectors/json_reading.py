@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from loopspec.normalize import JsNumber, is_negative_zero
-from loopspec.values import InboxTarget, Messages, UserMessage
+from loopspec.data.messages import InboxTarget, Messages, UserMessage
+from loopspec.inbox.normalize import JsNumber, is_negative_zero
 
 Json = dict[str, object]
 SPECIAL_NUMBERS: Mapping[str, float] = MappingProxyType(

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 
-from loopspec import commands as cmd
-from loopspec.agent import step
-from loopspec.agent_state import Agent
-from loopspec.errors import CommandRefused
-from loopspec.values import Messages
+from loopspec.data.errors import CommandRefused
+from loopspec.data.messages import Messages
+from loopspec.loop import commands as cmd
+from loopspec.loop.agent import step
+from loopspec.loop.state import Agent
 from loopspec.vectors.json_reading import Json
 
 IGNORED_EVENT_KEYS = frozenset({"time"})

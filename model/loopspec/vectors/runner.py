@@ -18,9 +18,9 @@ from typing import TextIO
 
 import attrs
 
+from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import first_difference, observation_difference
-from loopspec.vectors.transport import Adapter, AdapterError, AdapterFailure
 
 PASS, FAIL, NOT_RUN = "pass", "fail", "not-run"
 

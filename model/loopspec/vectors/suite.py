@@ -3,7 +3,7 @@
 Three kinds of case, laid out as ``area/handler/case.json``:
 
 * **rule** — one hand-written case (at least) per spec rule checkable from ``commands``
-  (:mod:`.rule_cases_inbox`, :mod:`.rule_cases_loop`);
+  (:mod:`.rule_cases.inbox`, :mod:`.rule_cases.loop`);
 * **row** — for every row of the lifecycle table, the shortest seeded random walk whose last
   command fires it (``lifecycle/<input>/<phase>-<guard>``);
 * **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``).
@@ -20,17 +20,18 @@ import random
 from importlib import metadata
 from pathlib import Path
 
-from loopspec import commands as cmd
-from loopspec.agent import step
-from loopspec.agent_state import Agent
-from loopspec.errors import CommandRefused
-from loopspec.lifecycle_table import TABLE
-from loopspec.spec_index import SpecFormatError, load_spec
-from loopspec.vectors import rule_cases_inbox, rule_cases_loop
+from loopspec.data.errors import CommandRefused
+from loopspec.loop import commands as cmd
+from loopspec.loop.agent import step
+from loopspec.loop.state import Agent
+from loopspec.loop.table import TABLE
+from loopspec.rules.catalogue import SpecFormatError, load_spec
+from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.case import CaseSpec, build_case, case_text
 from loopspec.vectors.command_gen import Generator, RandomChooser
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.transport import PROTOCOL
+from loopspec.vectors.rule_cases import inbox as rule_cases_inbox
+from loopspec.vectors.rule_cases import loop as rule_cases_loop
 
 SUITE_FORMAT = "loopspec-suite/1"
 WALK_STEPS = 12

@@ -1,0 +1,200 @@
+"""The named effects of the lifecycle table, and the work-in-progress they act on.
+
+Each effect is a small function ``(work, arg)``; the table lists them in the order they happen,
+so the order of durable events and notifications is the table's, not this module's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+import attrs
+
+from loopspec.data.json_value import Frozen, JsonObject
+from loopspec.data.messages import InboxTarget
+from loopspec.data.notifications import AgentError, StatusChanged
+from loopspec.inbox import operations as ops
+from loopspec.inbox.fold import replay
+from loopspec.loop import commands as cmd
+from loopspec.loop import records as rec
+from loopspec.loop.pre_step import Enter
+from loopspec.loop.projection import project
+from loopspec.loop.repair import interrupted_turn_closers
+from loopspec.loop.state import Agent, RunningTurn
+from loopspec.loop.work import Work
+
+
+def _edit(work: Work, _: str) -> None:
+    c, inbox = work.command, work.agent.inbox
+    if isinstance(c, cmd.Append):
+        out = ops.append(inbox, c.target, c.message)
+    elif isinstance(c, cmd.Prepend):
+        out = ops.prepend(inbox, c.target, c.message)
+    elif isinstance(c, cmd.Splice):
+        out = ops.splice(inbox, c.target, c.start, c.delete_count, c.inserted)
+        work.value = out.removed
+    elif isinstance(c, cmd.Replace):
+        out = ops.replace(inbox, c.message_id, c.message)
+        work.value = out.found
+    elif isinstance(c, cmd.Remove):
+        out = ops.remove(inbox, c.message_id)
+        work.value = out.found
+    else:
+        assert isinstance(c, cmd.Clear)
+        out = ops.clear(inbox)
+    work.commit(out)
+
+
+def _insert(work: Work, _: str) -> None:
+    assert isinstance(work.command, cmd.Send)
+    work.commit(ops.send_insert(work.agent.inbox, work.command.target, work.command.message))
+
+
+def _insert_redirected(work: Work, _: str) -> None:
+    # CANCEL-4: a waking send after the abort belongs to a new turn.
+    assert isinstance(work.command, cmd.Send)
+    work.commit(ops.send_insert(work.agent.inbox, InboxTarget.NEXT_TURN, work.command.message))
+
+
+def _latch(work: Work, _: str) -> None:
+    cause = work.run.aborted
+    disposed = isinstance(cause, JsonObject) and cause.get("kind") == "disposed"
+    if not disposed:  # CANCEL-4: a disposed agent never replays a wake
+        work.set_run(wake_requested=True)
+
+
+def _clear_unless_keep(work: Work, _: str) -> None:
+    assert isinstance(work.command, cmd.Cancel)
+    if work.command.keep_inbox:
+        return
+    work.commit(ops.clear(work.agent.inbox))  # CANCEL-1: clear (next-step first) before the abort
+    if work.agent.running is not None:
+        work.set_run(wake_requested=False)
+
+
+def _abort(work: Work, _: str) -> None:
+    assert isinstance(work.command, cmd.Cancel)
+    if work.run.aborted is None:  # the first cause wins for a turn's signal
+        work.set_run(aborted=work.command.cause)
+
+
+def _status(status: str) -> Callable[[Work, str], None]:
+    def effect(work: Work, _: str) -> None:
+        work.notify(StatusChanged("running" if status == "running" else "idle"))
+
+    return effect
+
+
+def _turn_start(work: Work, _: str) -> None:
+    turn = work.agent.last_turn + 1  # TURN-1: session-global numbering
+    work.agent = attrs.evolve(work.agent, last_turn=turn, running=RunningTurn(turn))
+    work.write(rec.turn_start(turn))
+
+
+def _claim(target: InboxTarget) -> Callable[[Work, str], None]:
+    def effect(work: Work, _: str) -> None:
+        out = ops.claim(work.agent.inbox, target, work.run.turn)  # CLAIM-1, CLAIM-2, CLAIM-4
+        work.commit(out)
+        work.set_run(batch=out.removed)
+
+    return effect
+
+
+def _failure(work: Work) -> Frozen:
+    return rec.error_failure(work.raised or "", work.code)
+
+
+def _end_turn(work: Work, kind: str) -> None:
+    run = work.run
+    if kind == "aborted":
+        reason = rec.aborted_reason(run.aborted)
+    elif kind == "error":
+        reason = rec.error_reason(_failure(work))
+    elif kind == "finished":
+        assert run.turn_ends is not None
+        reason = rec.reason(run.turn_ends)
+    else:
+        reason = rec.reason(kind)
+    work.write(rec.turn_end(run.turn, reason))
+    work.set_run(ended=kind, normal_exit=kind == "finished", batch=())
+
+
+def _agent_error(work: Work, _: str) -> None:
+    # END-2: live agent/error with the last opened step, before the durable error turn/end.
+    work.notify(AgentError(work.run.turn, work.run.step, _failure(work)))
+
+
+def _step_start(work: Work, _: str) -> None:
+    step = work.run.step + 1
+    work.set_run(step=step, step_open=True, batch=())
+    work.write(rec.step_start(work.run.turn, step))
+
+
+def _enter_messages(work: Work, _: str) -> None:
+    decision = work.decision
+    assert isinstance(decision, Enter)
+    work.write(*(rec.user_message(m) for m in decision.messages))  # DECIDE-8, VARIANT-1 (v0.1.1 placement)
+
+
+def _step_end(work: Work, _: str) -> None:
+    work.write(rec.step_end(work.run.turn, work.run.step))
+    work.set_run(step_open=False)
+
+
+def _set_turn_ends(work: Work, _: str) -> None:
+    result = work.result
+    assert result is not None
+    ends = {"stop": rec.COMPLETED, "max-tokens": rec.MAX_TOKENS}.get(result.kind)
+    if result.kind == "tool-calls" and result.conclude:
+        ends = rec.COMPLETED
+    if work.run.turn_ends == rec.MAX_TOKENS:  # RESULT-1: max-tokens is sticky within the turn
+        ends = rec.MAX_TOKENS
+    work.set_run(turn_ends=ends)
+
+
+def _repair(work: Work, _: str) -> None:
+    closers = interrupted_turn_closers(work.agent.log.events)  # REPAIR-1, REPAIR-3
+    work.agent = attrs.evolve(work.agent, log=work.agent.log.append_events(closers))
+    work.events.extend(closers)
+    work.trace.extend(closers)
+
+
+def _end_seed(work: Work, _: str) -> None:
+    events = work.agent.log.events
+    if not events or events[-1].type != rec.END_SEED:  # REPAIR-2: never two markers in a row
+        work.write(rec.end_seed())
+
+
+def _reload(work: Work, _: str) -> None:
+    # REPAIR-4: the new process knows only the log: the inbox is its fold, numbering continues.
+    log = work.agent.log
+    view = project(log.events)
+    work.agent = Agent(inbox=replay(log.events), log=log, last_turn=view.last_turn)
+
+
+# Read-only: the table names effects, this maps names to code.
+EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
+    "edit": _edit,
+    "insert": _insert,
+    "insert-redirected": _insert_redirected,
+    "latch": _latch,
+    "clear-unless-keep": _clear_unless_keep,
+    "abort": _abort,
+    "status-running": _status("running"),
+    "status-idle": _status("idle"),
+    "turn-start": _turn_start,
+    "claim-turn": _claim(InboxTarget.NEXT_TURN),
+    "claim-step": _claim(InboxTarget.NEXT_STEP),
+    "end-turn": _end_turn,
+    "agent-error": _agent_error,
+    "step-start": _step_start,
+    "enter-messages": _enter_messages,
+    "step-end": _step_end,
+    "set-turn-ends": _set_turn_ends,
+    "repair": _repair,
+    "end-seed": _end_seed,
+    "reload": _reload,
+})
+
+

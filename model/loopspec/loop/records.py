@@ -1,0 +1,79 @@
+"""Durable records of the turn/step lifecycle (spec areas TURN, STEP, END, REPAIR).
+
+Builders return :data:`~loopspec.log.session.Record` pairs ``(type, data)``; the session log
+stamps seq and time.  Field names and shapes are the real ones (real-behaviour §2.3, §2.4).
+"""
+
+from __future__ import annotations
+
+from loopspec.data.json_value import Frozen, JsonObject, freeze
+from loopspec.data.messages import UserMessage
+from loopspec.log.session import Record
+
+TURN_START = "turn/start"
+TURN_END = "turn/end"
+STEP_START = "step/start"
+STEP_END = "step/end"
+USER_MESSAGE = "user/message"
+END_SEED = "session/end-seed"
+
+# END-1: the reasons the released loop and crash repair write.
+COMPLETED = "completed"
+MAX_TOKENS = "max-tokens"
+BLOCKED = "blocked"
+ABORTED = "aborted"
+ERROR = "error"
+INTERRUPTED = "interrupted"
+NORMAL_ENDS = frozenset({COMPLETED, MAX_TOKENS})
+
+
+def turn_start(turn: int) -> Record:
+    return (TURN_START, freeze({"turn": turn}))
+
+
+def step_start(turn: int, step: int) -> Record:
+    return (STEP_START, freeze({"turn": turn, "step": step}))
+
+
+def step_end(turn: int, step: int) -> Record:
+    return (STEP_END, freeze({"turn": turn, "step": step}))
+
+
+def user_message(message: UserMessage) -> Record:
+    """DECIDE-8: the entered message itself is the event's data."""
+    return (USER_MESSAGE, message.body)
+
+
+def turn_end(turn: int, reason: Frozen) -> Record:
+    return (TURN_END, freeze({"turn": turn, "reason": reason}))
+
+
+def reason(kind: str) -> Frozen:
+    """A reason without extra fields (completed, max-tokens, blocked, interrupted)."""
+    return freeze({"kind": kind})
+
+
+def aborted_reason(cause: Frozen) -> Frozen:
+    """VARIANT-2: the model writes the cancel cause whole, as v0.1.1 and v0.1.5 do."""
+    return JsonObject((("kind", ABORTED), ("reason", cause)))
+
+
+def error_failure(message: str, code: str = "UNKNOWN") -> Frozen:
+    """DECIDE-7: a non-LLM error becomes ``{message, code: "UNKNOWN"}``."""
+    return freeze({"message": message, "code": code})
+
+
+def error_reason(failure: Frozen) -> Frozen:
+    return JsonObject((("kind", ERROR), ("error", failure)))
+
+
+def end_seed() -> Record:
+    """VARIANT-3: the model writes the v0.1.1 marker ``{}``."""
+    return (END_SEED, freeze({}))
+
+
+def reason_kind(value: Frozen) -> str | None:
+    if isinstance(value, JsonObject):
+        kind = value.get("kind")
+        return kind if isinstance(kind, str) else None
+    return None

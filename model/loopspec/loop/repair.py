@@ -1,0 +1,103 @@
+"""Crash repair: closing a turn a crashed process left open (spec area REPAIR).
+
+The closers are computed from the stored log alone, as the real ``interruptedTurnClosers`` does:
+one synthetic error ``tool/result`` per tool call the model announced and nothing answered,
+``step/end`` if a step is open, then ``turn/end {kind: interrupted}``; every closer carries the
+time of the last real event (REPAIR-3).  A log with no open turn gets none (REPAIR-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loopspec.data.json_value import Frozen, JsonObject, freeze
+from loopspec.log.events import SessionEvent
+from loopspec.loop.records import INTERRUPTED, STEP_END, STEP_START, TURN_END, TURN_START, reason
+
+
+def _get(data: Frozen, key: str) -> Frozen:
+    return data.get(key) if isinstance(data, JsonObject) else None
+
+
+def _announced_calls(event: SessionEvent) -> list[str]:
+    """Tool-call ids an ``assistant/message`` announces in its content blocks."""
+    content = _get(_get(event.data, "message"), "content")
+    calls: list[str] = []
+    if isinstance(content, tuple):
+        for block in content:
+            call_id = _get(block, "id")
+            if _get(block, "type") == "tool-call" and isinstance(call_id, str):
+                calls.append(call_id)
+    return calls
+
+
+def _answered_call(event: SessionEvent) -> str | None:
+    source_call = _get(_get(_get(event.data, "message"), "source"), "callId")
+    return source_call if isinstance(source_call, str) else None
+
+
+def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEvent, ...]:
+    """The closers a reload appends to ``events`` (REPAIR-1, REPAIR-3).
+
+    Contracts (checked by CrossHair, see docs/contracts.md): closers only for a log that ends
+    inside a turn, and then the last is ``turn/end {kind: interrupted}`` of the last turn started;
+    before it only synthetic ``tool/result`` events, each for a distinct call that an
+    ``assistant/message`` announced or a ``tool/call`` started, then ``step/end`` only if the log
+    ends inside a step; every closer carries the last event's time (REPAIR-3) and the closers
+    continue the log's seq (LOG-2).
+
+    post: len(__return__) == 0 or [e.type for e in events if e.type in (TURN_START, TURN_END)][-1] == TURN_START
+    post: len(__return__) == 0 or (__return__[-1].type == TURN_END and __return__[-1].data.get("reason") == reason(INTERRUPTED))
+    post: len(__return__) == 0 or __return__[-1].data.get("turn") == _get([e for e in events if e.type == TURN_START][-1].data, "turn")
+    post: all(c.time == events[-1].time for c in __return__)
+    post: [c.seq for c in __return__] == list(range(len(events), len(events) + len(__return__)))
+    post: all(c.type == "tool/result" or (c.type == STEP_END and i == len(__return__) - 2) for i, c in enumerate(__return__[:-1]))
+    post: all(any(_answered_call(c) in _announced_calls(e) + [_get(e.data, "callId")] for e in events if e.type in ("assistant/message", "tool/call")) for c in __return__[:-1] if c.type == "tool/result")
+    post: len({_answered_call(c) for c in __return__ if c.type == "tool/result"}) == sum(c.type == "tool/result" for c in __return__)
+    post: all(c.type != STEP_END for c in __return__) or [e.type for e in events if e.type in (STEP_START, STEP_END, TURN_START)][-1] == STEP_START
+    """  # noqa: E501 (PEP 316 conditions are one line each)
+    open_turn: int | None = None
+    open_step: int | None = None
+    pending: dict[str, bool] = {}  # call id -> a tool/call event showed it started
+    for event in events:
+        if event.type == TURN_START:
+            open_turn, open_step, pending = _get(event.data, "turn"), None, {}  # type: ignore[assignment]
+        elif event.type == TURN_END:
+            open_turn, open_step, pending = None, None, {}
+        elif event.type == STEP_START:
+            open_step, pending = _get(event.data, "step"), {}  # type: ignore[assignment]
+        elif event.type == STEP_END:
+            open_step, pending = None, {}
+        elif event.type == "assistant/message":
+            pending.update(dict.fromkeys(_announced_calls(event), False))
+        elif event.type == "tool/call" and isinstance(_get(event.data, "callId"), str):
+            pending[str(_get(event.data, "callId"))] = True
+        elif event.type == "tool/result":
+            pending.pop(_answered_call(event) or "", None)
+    if open_turn is None:
+        return ()
+    seq, time = len(events), events[-1].time
+    closers: list[SessionEvent] = []
+    for call_id, started in pending.items():
+        code = "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED"
+        message = {
+            "id": f"interrupted-tool-result-{call_id}-{seq}",
+            "role": "user",
+            "source": {"kind": "tool", "callId": call_id},
+            "content": [
+                {
+                    "type": "tool-result",
+                    "toolCallId": call_id,
+                    "content": [{"type": "text", "text": f"{code}: the session was interrupted"}],
+                    "isError": True,
+                }
+            ],
+        }
+        data = freeze({"turn": open_turn, "step": open_step, "message": message, "code": code})
+        closers.append(SessionEvent("tool/result", seq, time, data, surface_op="append"))
+        seq += 1
+    if open_step is not None:
+        closers.append(SessionEvent(STEP_END, seq, time, freeze({"turn": open_turn, "step": open_step})))
+        seq += 1
+    closers.append(SessionEvent(TURN_END, seq, time, freeze({"turn": open_turn, "reason": reason(INTERRUPTED)})))
+    return tuple(closers)

@@ -1,0 +1,84 @@
+"""The agent's state: inbox, log, lifecycle phase and the running turn (spec areas TURN, STEP, STATUS).
+
+Everything is a frozen value; :mod:`loopspec.loop.agent` maps ``(Agent, command)`` to the next one.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from loopspec.data.json_value import Frozen
+from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages
+from loopspec.data.notifications import Notification, Status
+from loopspec.log.events import SessionEvent
+from loopspec.log.session import SessionLog
+from loopspec.loop.table import IDLE
+
+
+@attrs.frozen
+class RunningTurn:
+    """The open turn of a running driver.
+
+    * ``step`` — the last opened step's number (0 before the first, STEP-1);
+    * ``step_open`` — a step is open (between ``step/start`` and ``step/end``);
+    * ``aborted`` — the cancel cause once the turn's signal is aborted (first cause wins);
+    * ``wake_requested`` — the latch of a waking send that landed after the abort (CANCEL-4);
+    * ``turn_ends`` — the reason the last step set (``completed``/``max-tokens``; sticky max-tokens);
+    * ``batch`` — the claimed batch awaiting its pre-step decision;
+    * ``ended`` / ``normal_exit`` / ``failure`` — what the just-written ``turn/end`` was, read by
+      the ``turn-ended`` choice, and the failure an ``error`` end reports.
+    """
+
+    turn: int
+    step: int = 0
+    step_open: bool = False
+    aborted: Frozen = None
+    wake_requested: bool = False
+    turn_ends: str | None = None
+    batch: Messages = ()
+    ended: str | None = None
+    normal_exit: bool = False
+    failure: Frozen = None
+
+
+@attrs.frozen
+class LifecycleView:
+    """What the log alone says about the lifecycle (FOLD-5's lifecycle half, REPAIR-4)."""
+
+    last_turn: int = 0
+    open_turn: int | None = None
+    open_step: int | None = None
+    steps_in_turn: int = 0
+
+
+@attrs.frozen
+class Agent:
+    phase: str = IDLE
+    inbox: InboxState = EMPTY_INBOX
+    log: SessionLog = attrs.field(factory=SessionLog)
+    last_turn: int = 0
+    running: RunningTurn | None = None
+
+    @property
+    def status(self) -> Status:
+        """STATUS-1: ``running`` exactly while a driver runs."""
+        return "idle" if self.phase == IDLE else "running"
+
+    def lifecycle_view(self) -> LifecycleView:
+        run = self.running
+        if run is None:
+            return LifecycleView(self.last_turn)
+        return LifecycleView(self.last_turn, run.turn, run.step if run.step_open else None, run.step)
+
+
+@attrs.frozen
+class AgentTransition:
+    """One command's result: the new agent, durable events, notifications, value, rows fired."""
+
+    agent: Agent
+    events: tuple[SessionEvent, ...]
+    notifications: tuple[Notification, ...]
+    value: Messages | bool | None
+    fired: tuple[str, ...]
+    trace: tuple[SessionEvent | Notification, ...] = ()
+    """Events and notifications interleaved in emission order, as a live stream shows them."""

@@ -1,0 +1,1 @@
+"""The adapter protocol: the client the conformance tools speak and the model as a reference adapter."""

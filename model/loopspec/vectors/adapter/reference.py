@@ -1,0 +1,98 @@
+"""The server side of the adapter protocol, serving the model itself (``loopspec adapter``).
+
+:class:`ModelHandler` answers requests with the model's own :func:`loopspec.loop.agent.step`; it is
+the reference every other adapter is compared with, and the base Python mutants build on.
+:func:`serve` is the line loop: read a request line, answer one line, flush.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import TextIO
+
+from loopspec.loop import commands as cmd
+from loopspec.loop.state import Agent
+from loopspec.vectors.adapter.client import PROTOCOL, dump_line
+from loopspec.vectors.codec import decode_command
+from loopspec.vectors.json_reading import CodecError, Json
+from loopspec.vectors.observation import observe, state_of
+
+IMPLEMENTATION = "loopspec-model 0.1.0"
+REQUEST_KEYS = ("hello", "command", "state", "reset")
+
+
+def protocol_error(request_id: object, kind: str, message: str) -> Json:
+    return {"id": request_id, "error": {"kind": kind, "message": message}}
+
+
+class ModelHandler:
+    """One implementation instance behind the protocol; ``handle(request) -> response``.
+
+    Subclasses (mutants) override :meth:`apply` to change what a command does.
+    """
+
+    implementation = IMPLEMENTATION
+
+    def __init__(self) -> None:
+        self.agent = Agent()
+        self.greeted = False
+
+    def apply(self, command: cmd.Command) -> Json:
+        """Run one decoded command; returns the observation."""
+        self.agent, observation = observe(self.agent, command)
+        return observation
+
+    def state(self) -> Json:
+        return state_of(self.agent)
+
+    def reset(self) -> None:
+        self.agent = Agent()
+
+    def handle(self, request: object) -> Json:
+        if not isinstance(request, dict):
+            return protocol_error(None, "bad-request", "a request is a JSON object")
+        request_id = request.get("id")
+        if isinstance(request_id, bool) or not isinstance(request_id, int):
+            return protocol_error(None, "bad-request", f"request id must be an integer, got {request_id!r}")
+        keys = [k for k in REQUEST_KEYS if k in request]
+        if len(keys) != 1 or set(request) != {"id", keys[0]}:
+            return protocol_error(request_id, "bad-request", f"expected id and one of {list(REQUEST_KEYS)}")
+        key = keys[0]
+        if key == "hello":
+            hello = request["hello"]
+            if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL:
+                return protocol_error(request_id, "protocol", f"this adapter speaks {PROTOCOL} only")
+            self.greeted = True
+            return {"id": request_id, "hello": {"protocol": PROTOCOL, "implementation": self.implementation}}
+        if not self.greeted:
+            return protocol_error(request_id, "protocol", "the first request must be hello")
+        if key == "state":
+            return {"id": request_id, "state": self.state()}
+        if key == "reset":
+            self.reset()
+            return {"id": request_id, "reset": {}}
+        try:
+            command = decode_command(request["command"])
+        except CodecError as err:
+            return protocol_error(request_id, "bad-request", str(err))
+        return {"id": request_id, "observation": self.apply(command)}
+
+
+def serve(handler: ModelHandler, lines: Iterable[str], out: TextIO) -> None:
+    """Answer one line per request line until the input ends (spec/adapter-protocol.md)."""
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError as err:
+            response = protocol_error(None, "bad-request", f"not JSON: {err}")
+        else:
+            try:
+                response = handler.handle(request)
+            except Exception as err:  # keep serving: report this request as an internal error
+                request_id = request.get("id") if isinstance(request, dict) else None
+                response = protocol_error(request_id, "internal", f"{type(err).__name__}: {err}")
+        out.write(dump_line(response) + "\n")
+        out.flush()

@@ -1,0 +1,1 @@
+"""Hand-written conformance cases, one table per spec half."""
