@@ -1,8 +1,8 @@
 """Where the spec's rule IDs are cited: the model's enforcing sites and the tests that prove them.
 
 A rule is *enforced* where a module of ``model/loopspec`` mentions its ID (docstring or
-comment next to the code that implements it) and *tested* where a module directly in ``tests/``
-mentions it (a ``@pytest.mark.rule`` marker or a docstring).  Tooling modules that only read or
+comment next to the code that implements it) and *tested* where a module of ``tests/`` outside the
+mutants package mentions it (a ``@pytest.mark.rule`` marker or a docstring).  Tooling modules that only read or
 render the catalogue (this module, the spec parser, the documentation generator) are not
 enforcing sites.  Any token shaped like an ID of a spec area that the spec does not define is
 an *undefined citation*: a typo or a rule that was renumbered away.
@@ -22,8 +22,8 @@ MODEL_DIR = Path("model") / "loopspec"
 TESTS_DIR = Path("tests")
 # Modules that read or render the catalogue (or label diagrams with rule IDs): mentioning an ID
 # there enforces nothing.
-TOOLING_MODULES = frozenset({"spec_index.py", "traceability.py", "cli_docs.py", "diagrams.py"})
-TOOLING_PACKAGES = frozenset({"docs"})
+TOOLING_MODULES = frozenset({"cli/docs.py"})
+TOOLING_PACKAGES = frozenset({"rules", "specdoc"})
 # The traceability test judges the others; its own mentions prove nothing.
 META_TESTS = frozenset({"test_traceability.py"})
 
@@ -85,8 +85,7 @@ def _python_files(directory: Path) -> tuple[Path, ...]:
 
 def _is_tooling(path: Path, model_dir: Path) -> bool:
     rel = path.relative_to(model_dir)
-    top_level_tool = len(rel.parts) == 1 and rel.name in TOOLING_MODULES
-    return top_level_tool or (len(rel.parts) > 1 and rel.parts[0] in TOOLING_PACKAGES)
+    return rel.as_posix() in TOOLING_MODULES or (len(rel.parts) > 1 and rel.parts[0] in TOOLING_PACKAGES)
 
 
 @attrs.frozen
@@ -124,6 +123,10 @@ class Traceability:
         return dict(sorted(out.items(), key=lambda item: sort_key(item[0])))
 
 
+def _is_mutant(path: Path, tests_dir: Path) -> bool:
+    return path.relative_to(tests_dir).parts[:2] == ("vectors", "mutants")
+
+
 def collect(spec: Spec, repo_root: Path = REPO_ROOT) -> Traceability:
     """Scan ``model/loopspec`` and ``tests`` of the checkout at ``repo_root``."""
     pattern = spec.id_pattern()
@@ -136,8 +139,8 @@ def collect(spec: Spec, repo_root: Path = REPO_ROOT) -> Traceability:
     tests_dir = repo_root / TESTS_DIR
     if tests_dir.is_dir():
         for path in _python_files(tests_dir):
-            # Only modules directly in tests/ prove rules: helper packages below it (e.g. the
-            # deliberately broken model copies) name rules without proving them.
-            proves = path.parent == tests_dir and path.name not in META_TESTS
+            # The deliberately broken model copies (tests/vectors/mutants) name rules without
+            # proving them; every other test module proves the rules it names.
+            proves = not _is_mutant(path, tests_dir) and path.name not in META_TESTS
             (tests if proves else other).extend(scan_file(path, pattern, repo_root))
     return Traceability(spec, tuple(enforcing), tuple(tests), tuple(other))

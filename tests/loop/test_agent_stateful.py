@@ -27,8 +27,8 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from lifecycle_moves import MOVES, OPENINGS, WEIGHTS
-from lifecycle_witness import (
+from loop.lifecycle_moves import MOVES, OPENINGS, WEIGHTS
+from loop.lifecycle_witness import (
     DISPOSED,
     NORMAL,
     NS,

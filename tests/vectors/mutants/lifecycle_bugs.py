@@ -17,7 +17,7 @@ from loopspec.loop import records as rec
 from loopspec.loop.effects import EFFECTS
 from loopspec.loop.state import RunningTurn
 from loopspec.loop.work import Work
-from mutants.handler import Patch, effect_patch
+from vectors.mutants.handler import Patch, effect_patch
 
 model_end_turn = EFFECTS["end-turn"]
 model_claim_turn = EFFECTS["claim-turn"]

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
+from loop.test_agent_stateful import AgentMachine
 from loopspec.loop.state import AgentTransition
 from loopspec.loop.table import TABLE
-from test_agent_stateful import AgentMachine
 
 CI_BUDGET = 500 * 50  # the ci profile's examples times steps
 

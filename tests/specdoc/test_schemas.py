@@ -23,7 +23,7 @@ from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.inbox.session import InboxSession, Transition
 from loopspec.rules.catalogue import load_spec
-from schema_support import (
+from specdoc.schema_support import (
     all_schemas,
     event_schema_names,
     notification_schema_names,

@@ -1,6 +1,6 @@
-"""The oracle catches bugs: every mutant in ``tests/mutants`` is found by ``drive`` and by the vectors.
+"""The oracle catches bugs: every mutant in ``tests/vectors/mutants`` is found by ``drive`` and by the vectors.
 
-A mutant is the reference model with one realistic bug (see ``tests/mutants/catalogue.py``); each
+A mutant is the reference model with one realistic bug (see ``tests/vectors/mutants/catalogue.py``); each
 test case names the rule its mutant breaks.  For each one:
 
 * ``drive`` (Hypothesis, the loaded profile's example and step counts) finds a disagreement, shrinks
@@ -37,13 +37,13 @@ from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observation_difference
 from loopspec.vectors.runner import run_suite
 from loopspec.vectors.suite import generate
-from mutants.catalogue import MUTANTS, handler
-from mutants.handler import Mutant
+from vectors.mutants.catalogue import MUTANTS, handler
+from vectors.mutants.handler import Mutant
 
 MAX_SHRUNK = 8
 FIND_BUDGET = 60.0  # seconds to find a disagreement; every mutant needs well under 5 s
 SHRINK_BUDGET = 10.0  # seconds of Hypothesis shrinking (room for a loaded machine); a greedy deletion pass follows
-LAUNCHER = REPO / "tests" / "mutants" / "run.py"
+LAUNCHER = REPO / "tests" / "vectors" / "mutants" / "run.py"
 
 MUTANT_CASES = [pytest.param(m, id=m.name, marks=pytest.mark.rule(m.rule)) for m in MUTANTS]
 
@@ -132,7 +132,7 @@ def test_vectors_fail_the_mutant_on_its_hallmark(mutant: Mutant, suite: tuple[Pa
 
 @pytest.mark.rule("CLAIM-4")
 def test_mutant_launches_by_file_path(suite: tuple[Path, Json]) -> None:
-    """``python tests/mutants/run.py NAME`` is a working adapter: vectors run fails it on its rule."""
+    """``python tests/vectors/mutants/run.py NAME`` is a working adapter: vectors run fails it on its rule."""
     listing = subprocess.run([sys.executable, str(LAUNCHER), "--list"], capture_output=True, text=True, check=True)
     assert all(m.name in listing.stdout for m in MUTANTS)
     directory, _ = suite

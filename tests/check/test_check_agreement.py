@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from log_mutations import ODD_VALUES, Log, any_mutation, check_log, feed_general, valid_logs
+from check.log_mutations import ODD_VALUES, Log, any_mutation, check_log, feed_general, valid_logs
 from loopspec.check.inbox_track import LeanInbox, ModelInbox
 from loopspec.check.machine import LogChecker, envelope_problem
 from loopspec.check.verdict import CheckOptions

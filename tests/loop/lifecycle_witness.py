@@ -36,7 +36,7 @@ Batch = tuple[UserMessage, ...]
 def _schema_check(kind: str, text: str) -> None:
     """Memo of a pure check (the same JSON validates the same way), so ``ci`` runs stay fast."""
     try:  # tests/schema_support.py belongs to another helper; without it only this check is skipped
-        schemas = importlib.import_module("schema_support")
+        schemas = importlib.import_module("specdoc.schema_support")
     except ModuleNotFoundError:
         return
     obj = json.loads(text)

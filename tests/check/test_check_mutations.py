@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from log_mutations import Log, any_mutation, check_log, drop, duplicate, set_path, swap, valid_logs
+from check.log_mutations import Log, any_mutation, check_log, drop, duplicate, set_path, swap, valid_logs
 from loopspec.check.verdict import CheckOptions
 from loopspec.rules.catalogue import load_spec
 

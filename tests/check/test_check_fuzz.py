@@ -179,7 +179,7 @@ def test_verdicts_do_not_depend_on_orjson(tmp_path: Path, monkeypatch: pytest.Mo
         path = tmp_path / f"case{index}.events.jsonl"
         path.write_bytes(content)
         paths.append(path)
-    examples = sorted((Path(__file__).parent.parent / "examples" / "logs").rglob("*.jsonl"))
+    examples = sorted((Path(__file__).parents[2] / "examples" / "logs").rglob("*.jsonl"))
     options = CheckOptions(all=True)
 
     def verdicts() -> list[object]:

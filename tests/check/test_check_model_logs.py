@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from log_mutations import Log, check_log, dumps, valid_logs
+from check.log_mutations import Log, check_log, dumps, valid_logs
 from loopspec.check import CheckOptions, check_file
 from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import freeze

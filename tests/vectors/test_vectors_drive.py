@@ -26,8 +26,8 @@ from loopspec.vectors.adapter.client import InProcessAdapter, SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.drive import drive
 from loopspec.vectors.runner import run_suite
-from test_vector_codec import validator
-from test_vectors_run import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv
+from vectors.test_vector_codec import validator
+from vectors.test_vectors_run import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv
 
 VECTOR = validator("vector.schema.json")
 

@@ -18,7 +18,7 @@ from loopspec.inbox import operations as model_inbox
 from loopspec.inbox.normalize import JsNumber, SpliceCoordinates, js_trunc, normalize
 from loopspec.inbox.operations import InboxOutcome
 from loopspec.log.events import InboxSpliced
-from mutants.handler import Patch
+from vectors.mutants.handler import Patch
 
 NEXT_TURN, NEXT_STEP = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 model_mutate = model_inbox.mutate

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from mutants import inbox_bugs, lifecycle_bugs
-from mutants import witnesses as w
-from mutants.handler import Mutant, MutantHandler
+from vectors.mutants import inbox_bugs, lifecycle_bugs
+from vectors.mutants import witnesses as w
+from vectors.mutants.handler import Mutant, MutantHandler
 
 
 def _mutant(name: str, rule: str, bug: str, differs: w.Witness) -> Mutant:

@@ -27,7 +27,7 @@ from loopspec.loop.table import TABLE
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.case import CaseSpec, ProbeFailed, build_case
 from loopspec.vectors.suite import SuiteError, generate, rule_cases
-from test_vector_codec import validator
+from vectors.test_vector_codec import validator
 
 COMMANDS_RULES = (
     "NORM-1", "NORM-2", "NORM-3", "NORM-5", "SPLICE-1", "SPLICE-3", "SPLICE-7", "SPLICE-9", "INPUT-1", "INPUT-2",

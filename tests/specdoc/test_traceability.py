@@ -57,7 +57,8 @@ def test_the_checks_above_can_fail(tmp_path: Path) -> None:
     model = tmp_path / "model" / "loopspec"
     model.mkdir(parents=True)
     (model / "code.py").write_text("def f() -> None:\n    # TOY-1 and TOY-9\n    pass\n", encoding="utf-8")
-    (model / "spec_index.py").write_text("# TOY-2 (tooling: not an enforcing site)\n", encoding="utf-8")
+    (model / "rules").mkdir()
+    (model / "rules" / "catalogue.py").write_text("# TOY-2 (tooling: not an enforcing site)\n", encoding="utf-8")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_toy.py").write_text('"""TOY-1"""\n', encoding="utf-8")
     (tmp_path / "tests" / "test_traceability.py").write_text("# TOY-2 does not count\n", encoding="utf-8")

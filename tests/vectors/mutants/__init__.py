@@ -3,10 +3,10 @@
 Each mutant is the reference model with exactly one behaviour changed, served over the adapter
 protocol (``spec/adapter-protocol.md``).  Launch one as an adapter by file path::
 
-    python tests/mutants/run.py NAME            # e.g. clear-next-turn-first
-    loopspec vectors run SUITE -- python tests/mutants/run.py NAME
-    loopspec drive -- python tests/mutants/run.py NAME
+    python tests/vectors/mutants/run.py NAME            # e.g. clear-next-turn-first
+    loopspec vectors run SUITE -- python tests/vectors/mutants/run.py NAME
+    loopspec drive -- python tests/vectors/mutants/run.py NAME
 
-``python tests/mutants/run.py --list`` prints every name with the rule its bug breaks.  In tests,
+``python tests/vectors/mutants/run.py --list`` prints every name with the rule its bug breaks.  In tests,
 :func:`mutants.catalogue.handler` gives the same mutant as an in-process handler.
 """

@@ -1,4 +1,4 @@
-"""Launch one mutant as a ``loopspec-adapter/1`` program: ``python tests/mutants/run.py NAME``.
+"""Launch one mutant as a ``loopspec-adapter/1`` program: ``python tests/vectors/mutants/run.py NAME``.
 
 ``--list`` prints the mutant names with the rule each one breaks.  The file is run by path (the
 conformance tools start adapters as plain programs), so it puts ``tests/`` on ``sys.path`` to
@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from loopspec.vectors.adapter.reference import serve
-from mutants.catalogue import BY_NAME, MUTANTS, handler
+from vectors.mutants.catalogue import BY_NAME, MUTANTS, handler
 
 
 def main(argv: list[str]) -> int:

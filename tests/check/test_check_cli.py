@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from check.log_mutations import dumps
 from conftest import REAL_TRACES, REPO
-from log_mutations import dumps
 from loopspec.check import CheckOptions, check_file, check_files
 from loopspec.check.reader import discover
 from loopspec.check.synthetic import generate
