@@ -7,7 +7,8 @@ the rules listed in :data:`NOT_SEPARATELY_VIOLABLE` with the reason no log can b
 
 Rules proven by the examples: DATA-2, DATA-3, DATA-5, NORM-4, SPLICE-2, SPLICE-4, SPLICE-5,
 SPLICE-6, FOLD-1, FOLD-2, FOLD-3, CLAIM-1, CLAIM-2, CLAIM-3, CLAIM-6, TURN-1, TURN-2, TURN-3,
-TURN-4, TURN-5, STEP-1, STEP-2, STEP-3, STEP-4, DECIDE-6, DECIDE-8, RESULT-5, CHAIN-2, CANCEL-3,
+TURN-4, TURN-5, STEP-1, STEP-2, STEP-3, STEP-4, DECIDE-5, DECIDE-6, DECIDE-8, RESULT-5, RESULT-6,
+RESULT-7, CHAIN-2, CANCEL-3,
 REPAIR-1, REPAIR-2, REPAIR-3, REPAIR-4, LOG-1, LOG-2, LOG-3, LOG-4, LOG-5, LOG-6, LOG-7, LOG-8,
 END-1, VARIANT-1, VARIANT-2, VARIANT-3; the real traces also NOTIFY-1, NOTIFY-2, NOTIFY-4,
 STATUS-1, CLAIM-4 (their live streams).
@@ -36,7 +37,6 @@ NOT_SEPARATELY_VIOLABLE = {
     "FOLD-5": "replay equals the live state by construction of the checker's fold (test_check_agreement)",
     "CLAIM-5": "a claimed id sent again later is a new message; a log cannot show an implicit requeue",
     "DECIDE-4": "input during a decision is an ordinary insertion; the fold keeps it pending (FOLD-*)",
-    "DECIDE-5": "a blocked end is legal wherever a decision may be taken (TURN-3 / CLAIM-6 catch the rest)",
     "DECIDE-7": "an error end is legal wherever no step is open; its live half is END-2",
     "CANCEL-1": "a keepInbox cancel writes no splice, so a missing clear is not visible in the log",
     "WORK-1": "consumed-work accounting is a fold over any valid log; it has no failing input",

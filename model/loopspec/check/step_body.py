@@ -37,14 +37,22 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
 
 
 def _model_side(st: CheckState, etype: str) -> None:
-    """The first model-side event of a step closes its entry block (STEP-3) and needs input in step 1 (STEP-4)."""
+    """The first model-side event of a step closes its entry block (STEP-3) and needs input where an
+    entry was due: in a turn's first step (STEP-4) and after a text answer (DECIDE-6)."""
     if st.step is None or st.model_started:
         return
-    if st.step == 1 and st.entered == 0:
-        st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message",
-                   "The first step of a turn enters at least one message before its model call: an empty entry at "
-                   "the first boundary ends the turn with no step instead (DECIDE-6). Only a step aborted during "
-                   "request preparation closes with no user/message and no model call (v0.1.5, VARIANT-1).")
+    if st.needs_entry and st.entered == 0:
+        if st.step == 1:
+            st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message",
+                       "The first step of a turn enters at least one message before its model call: an empty entry "
+                       "at the first boundary ends the turn with no step instead (DECIDE-6). Only a step aborted "
+                       "during request preparation closes with no user/message and no model call (v0.1.5, "
+                       "VARIANT-1).")
+        else:
+            st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a text "
+                       "answer", "The step before this one answered with text, which set the turn's end: an empty "
+                       "entry at this boundary ends the turn with that reason instead of opening a step; only a "
+                       "tool continuation opens a step with no message.")
     st.model_started = True
 
 
@@ -91,9 +99,12 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
     if etype == "assistant/message":
         message = data.get("message") if isinstance(data, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else ():
-            if isinstance(block, dict) and block.get("type") == "tool-call" and isinstance(block.get("id"), str):
-                st.announced.add(block["id"])
+        calls = tuple(
+            block["id"] for block in (content if isinstance(content, list) else ())
+            if isinstance(block, dict) and block.get("type") == "tool-call" and isinstance(block.get("id"), str)
+        )
+        st.announced.update(calls)
+        st.answer_calls = calls  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
 
 
 def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -140,6 +151,7 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
                    "A tool result answers a tool call of its step (message.content[].toolCallId or "
                    "message.source.callId); this one names none.")
         return
+    st.answered.update(ids)
     known = st.calls | st.announced if synthetic else st.calls
     missing = [i for i in ids if i not in known]
     if missing:
