@@ -46,17 +46,18 @@ NOT_SEPARATELY_VIOLABLE = {
 
 
 def _id(e: Expectation) -> str:
-    return e.path.name
+    return e.named.name
 
 
 @pytest.mark.rule("LOG-5")
 @pytest.mark.parametrize("expectation", EXAMPLES, ids=_id)
 def test_example_gets_its_verdict(expectation: Expectation) -> None:
     """Each example's first violation is the rule (and place) its manifest entry names."""
-    result = check_file(expectation.path, CheckOptions(allow_torn_tail=expectation.allow_torn_tail))
+    options = CheckOptions(allow_torn_tail=expectation.allow_torn_tail)
+    result = check_file(expectation.path, options, live=expectation.live)
     assert expectation.judge(result) is None, (expectation.judge(result), result.violations[:1])
     if expectation.verdict == "invalid":
-        assert expectation.path.name.startswith(f"{expectation.rule}-"), "invalid examples are named after the rule"
+        assert expectation.named.name.startswith(f"{expectation.rule}-"), "invalid examples are named after the rule"
 
 
 def test_invalid_examples_cover_every_log_rule() -> None:
