@@ -10,7 +10,7 @@ from __future__ import annotations
 from loopspec.check import outcome
 from loopspec.check.outcome import REPAIR_ENDS
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, NO_ENTRY, STEPPING, UNANSWERED, CheckState
-from loopspec.log.events import MAX_SAFE_INTEGER, is_safe_integer
+from loopspec.log.events import MAX_SAFE_INTEGER
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
 TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})
@@ -28,10 +28,8 @@ def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbe
     out: list[int] = []
     for key in numbers:
         value = data.get(key) if isinstance(data, dict) else None
-        if type(value) is int and 1 <= value <= MAX_SAFE_INTEGER:
+        if type(value) is int and 1 <= value <= MAX_SAFE_INTEGER:  # an integer token: not 1.0 (decisions.md E3)
             out.append(value)
-        elif is_safe_integer(value) and value >= 1:  # type: ignore[operator]  # 1.0 is 1 in JavaScript
-            out.append(int(value))  # type: ignore[arg-type]
         else:
             if exact:
                 st.violate("LOG-8", f"{etype} {key} must be a positive safe integer, got {value!r}",

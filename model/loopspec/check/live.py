@@ -248,8 +248,8 @@ class LiveChecker:
                              "agent/status is emitted only when the derived status (idle or running) changes, so "
                              "the status trace never repeats a value.")
             self.status = str(status)
-        elif ntype == "agent/error":
-            self.errors.add((rec.get("turn"), rec.get("step")))
+        elif ntype == "agent/error" and type(rec.get("turn")) is int and type(rec.get("step")) is int:
+            self.errors.add((rec.get("turn"), rec.get("step")))  # integer tokens only (decisions.md E3)
 
     def inbox_notification(self, ntype: str, rec: dict[str, object]) -> None:
         extra = set(rec) - NOTE_FIELDS[ntype]
@@ -266,7 +266,9 @@ class LiveChecker:
                          "after a public edit, claimed after all records of a claim.")
             return
         etype, message, turn = self.queue.popleft()
-        ok = ntype == etype and rec.get("message") == message and (etype != CLAIMED or rec.get("turn") == turn)
+        claimed_turn = rec.get("turn")  # an integer token: 1.0 is not the turn 1 (decisions.md E3)
+        ok = ntype == etype and rec.get("message") == message and (
+            etype != CLAIMED or (claimed_turn == turn and type(claimed_turn) is int))
         if not ok:
             rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-2"
             want = f"{etype} {_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")

@@ -22,13 +22,13 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
         st.violate(rule, f"{etype} while no step is open",
                    f"{etype} belongs to a step: core execution events are enclosed by their turn and step.",
                    key=(rule, "no step", st.turn, st.steps_in_turn, turn, step))
-        if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and step is not True:
+        if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and type(step) is int:
             # Re-synchronise (--all): a step/start is missing; the event belongs to the step it names.
             open_step(st, st.steps_in_turn + 1)
             st.model_started = True
             return True
         return False
-    if turn != st.turn or step != st.step or turn is True or step is True:
+    if turn != st.turn or step != st.step or type(turn) is not int or type(step) is not int:  # not 1.0 or true
         st.violate(rule, f"{etype} names {turn!r}.{step!r}, but the open step is {st.turn}.{st.step}",
                    f"{etype} must carry data.turn and data.step equal to the open turn and step.",
                    key=(rule, "other step", st.turn, st.step, turn, step))
