@@ -36,24 +36,24 @@ def single(log: Path, live: Path, final: Path | None = None) -> RecordingFiles:
     return RecordingFiles(name, log, live, final)
 
 
-def in_folder(folder: Path) -> tuple[list[RecordingFiles], list[Unusable]]:
+def in_folder(folder: Path) -> tuple[list[RecordingFiles], list[tuple[str, Unusable]]]:
     """Every ``NAME.events.jsonl`` + ``NAME.live.jsonl`` pair of a folder (not its subfolders).
 
     A log without its live file, or a live file without its log, is unusable input.
     """
     found: list[RecordingFiles] = []
-    problems: list[Unusable] = []
+    problems: list[tuple[str, Unusable]] = []
     names = sorted({p.name.removesuffix(EVENTS) for p in folder.glob(f"*{EVENTS}")}
                    | {p.name.removesuffix(LIVE) for p in folder.glob(f"*{LIVE}")})
     for name in names:
         events, live, final = (folder / f"{name}{suffix}" for suffix in (EVENTS, LIVE, FINAL))
         if not events.is_file() or not live.is_file():
             missing = events if not events.is_file() else live
-            problems.append(Unusable(missing, None, f"recording {name!r} lacks this file"))
+            problems.append((name, Unusable(missing, None, f"recording {name!r} lacks this file")))
             continue
         found.append(RecordingFiles(name, events, live, final if final.is_file() else None))
     if not names:
-        problems.append(Unusable(folder, None, f"no *{EVENTS} + *{LIVE} pair in this folder"))
+        problems.append((folder.name, Unusable(folder, None, f"no *{EVENTS} + *{LIVE} pair in this folder")))
     return found, problems
 
 

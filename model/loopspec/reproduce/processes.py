@@ -72,7 +72,7 @@ def compare_view(engine: Engine, expected: r.ProcessView, got: r.ProcessView, wh
     for key in want:
         if want[key] != have[key]:
             file = engine.rec.final_path if final else None
-            engine.fail(f"{what}: {key}", want, have, rule or _RULE_OF_FIELD[key], file=file,
+            engine.fail(f"{what}: {key}", want[key], have[key], rule or _RULE_OF_FIELD[key], file=file,
                         line=None if final else engine.rec.records[engine.index].line)
 
 

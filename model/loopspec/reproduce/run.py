@@ -101,7 +101,7 @@ def reproduce_log(log: Path, live: Path, final: Path | None = None) -> Outcome:
 def reproduce_folder(folder: Path) -> tuple[Outcome, ...]:
     """``loopspec reproduce DIR``: every recording of the folder; an unpaired file is an unusable outcome."""
     found, problems = in_folder(folder)
-    unpaired = tuple(Outcome(p.path.name, "unusable", problem=Problem.of(p)) for p in problems)
+    unpaired = tuple(Outcome(name, "unusable", problem=Problem.of(p)) for name, p in problems)
     return tuple(reproduce(files) for files in found) + unpaired
 
 
