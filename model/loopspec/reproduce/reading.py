@@ -270,7 +270,9 @@ def read_log(path: Path) -> tuple[SessionEvent, ...]:
         events = tuple(read_events(path))
     except InvalidEvent as err:
         raise Unusable(path, None if err.seq is None else err.seq + 1, f"not a session log: {err}") from None
-    except (OSError, UnicodeDecodeError) as err:
+    except UnicodeDecodeError as err:
+        raise Unusable(path, None, f"not a session log: not UTF-8 text ({err})") from None
+    except OSError as err:
         raise Unusable(path, None, f"cannot read ({err})") from None
     for index, event in enumerate(events):
         if event.seq != index:  # LOG-2: the markers name events by seq, so seq must be the index
