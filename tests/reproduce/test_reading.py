@@ -95,6 +95,19 @@ def test_json_the_real_writer_cannot_write_is_unusable(tmp_path: Path, text: str
     assert named in message
 
 
+def test_a_call_inside_another_call_is_unusable(tmp_path: Path) -> None:
+    """A listener calling back during a call: the model applies a call at once, so it cannot interleave them."""
+    files = copy_recording(RECORDINGS, "inbox_replace", tmp_path)
+    lines = files.live.read_text(encoding="utf-8").splitlines()
+    probe = ['{"kind":"op-begin","op":"snapshot","args":{},"nextSeq":1}',
+             '{"kind":"op-end","op":"snapshot","args":{},"nextSeqBefore":1,"nextSeqAfter":1,'
+             '"result":{"nextTurn":["t1"],"nextStep":[]}}']
+    files.live.write_text("\n".join([*lines[:3], *probe, *lines[3:]]) + "\n", encoding="utf-8")
+    file, line, message = _problem(reproduce(files))
+    assert (file, line) == (files.live.name, 4)
+    assert "begins inside the call begun on line 1" in message
+
+
 def test_a_log_that_is_not_a_session_log_is_unusable(tmp_path: Path) -> None:
     files = copy_recording(RECORDINGS, "single_followup", tmp_path)
     files.events.write_bytes(b"\x00\xff garbage\n")

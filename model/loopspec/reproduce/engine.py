@@ -58,11 +58,9 @@ MODEL_TYPES = frozenset({SPLICED, rec.TURN_START, rec.TURN_END, rec.STEP_START, 
 
 @attrs.define
 class OpenCall:
-    """A call between its ``op-begin`` and ``op-end``: the model's return value and where the log stood."""
+    """A call between its ``op-begin`` and ``op-end``: its end, where the log stood, what the model returned."""
 
-    begin: r.OpBegin
     end: r.OpEnd
-    index: int
     position: int
     value: Messages | bool | None = None
 
@@ -149,8 +147,9 @@ class Engine:
                 self.answer(answers.step_result(() if self.dead else self.rec.events, run))
             elif phase == STOPPING:
                 self.answer(answers.turn_stopping(() if self.dead else self.rec.events, self.position))
-            elif phase == DECIDING and run is not None and run.aborted is not None:
-                self.answer(cmd.Decide())  # CANCEL-3: an aborted turn ends without a decision
+            elif phase == DECIDING and run is not None and run.aborted is not None and \
+                    not isinstance(record, r.PreStepInvoked):
+                self.answer(cmd.Decide())  # CANCEL-3: an aborted turn may end without a recorded decision
         except answers.CannotTell as err:
             self.unusable(str(err))
 
@@ -209,7 +208,7 @@ def on_begin(engine: Engine, begin: r.OpBegin) -> None:
     end_index = engine.ends[engine.index]
     end = engine.rec.records[end_index]
     assert isinstance(end, r.OpEnd)
-    call = OpenCall(begin, end, engine.index, engine.position)
+    call = OpenCall(end, engine.position)
     engine.calls.append(call)
     window = engine.rec.records[engine.index + 1:end_index]
     bodies = {n.message.id.value: n.message for n in window

@@ -57,8 +57,10 @@ def _decision(engine: Engine, record: r.PreStepDecided) -> cmd.Decide:
         return cmd.Decide()
     claimed = {m.id.value: m for m in batch}
     # A rewritten batch: claimed messages keep their bodies; others come from the step's user/message events.
-    written = {e.data.get("id"): e.data for e in engine.rec.events[engine.position:]
-               if e.type == rec.USER_MESSAGE and isinstance(e.data, JsonObject)}
+    written: dict[object, JsonObject] = {}
+    for event in engine.rec.events[engine.position:]:
+        if event.type == rec.USER_MESSAGE and isinstance(event.data, JsonObject):
+            written.setdefault(event.data.get("id"), event.data)  # the first one written after the decision
     entered: list[UserMessage] = []
     for mid in record.message_ids:
         if mid in claimed:

@@ -253,6 +253,9 @@ def read_live(path: Path) -> tuple[r.LiveRecord, ...]:
         record = KINDS[kind](fields)
         fields.done()
         if isinstance(record, r.OpBegin):
+            if open_calls:  # a listener calling back while a call runs: the model applies a call at once
+                raise Unusable(path, line, f"call {record.label!r} begins inside the call begun on line "
+                                           f"{open_calls[-1].line}; a call made within another cannot be expressed")
             open_calls.append(record)
         elif isinstance(record, r.OpEnd):
             begin = open_calls.pop() if open_calls else None
