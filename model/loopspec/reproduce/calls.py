@@ -46,7 +46,7 @@ def js_number(raw: Frozen) -> JsNumber:
             raise ValueError(f"{raw!r} is not the JavaScript text of a number")
         value = float(raw.replace("Infinity", "inf"))
     else:
-        value = float(raw) if isinstance(raw, float) else raw
+        value = raw
     if isinstance(value, float) and math.isfinite(value) and value.is_integer() and value != 0:
         return int(value)
     if isinstance(value, float) and value == 0 and math.copysign(1.0, value) > 0:
@@ -54,7 +54,7 @@ def js_number(raw: Frozen) -> JsNumber:
     return value
 
 
-def text_arg(args: JsonObject, key: str) -> str:
+def _text(args: JsonObject, key: str) -> str:
     value = args.get(key)
     if not isinstance(value, str):
         raise ValueError(f"'{key}' must be a string, got {shown(value)}")
@@ -66,7 +66,7 @@ def _target(args: JsonObject) -> InboxTarget:
 
 
 def _send(make: Callable[[UserMessage], cmd.Send]) -> Builder:
-    return lambda args, bodies: make(bodies(text_arg(args, "id")))
+    return lambda args, bodies: make(bodies(_text(args, "id")))
 
 
 def _cancel(args: JsonObject, _: Bodies) -> cmd.Command:
@@ -96,13 +96,9 @@ def _removed(_: InboxState, value: Messages | bool | None) -> Thawed:
     return [{"id": m.id.value} for m in value] if isinstance(value, tuple) else None
 
 
-def pending_ids(inbox: InboxState) -> dict[str, Thawed]:
+def _snapshot(inbox: InboxState, _: Messages | bool | None) -> Thawed:
     """The pending inbox as the recording shows it: the ids of each list, in order."""
     return {"nextTurn": [m.id.value for m in inbox.next_turn], "nextStep": [m.id.value for m in inbox.next_step]}
-
-
-def _snapshot(inbox: InboxState, _: Messages | bool | None) -> Thawed:
-    return pending_ids(inbox)
 
 
 @attrs.frozen
@@ -132,13 +128,13 @@ CALLS: Mapping[str, Call] = MappingProxyType({
     "inject": Call(_keys("id"), _send(cmd.inject), _null, rule="INPUT-1"),
     "cancel": Call(_keys("cause"), _cancel, _null, optional=_keys("keepInbox"), rule="CANCEL-1"),
     "inbox.append": Call(_keys("target", "id"),
-                         lambda a, b: cmd.Append(_target(a), b(text_arg(a, "id"))), _null, rule="SPLICE-1"),
+                         lambda a, b: cmd.Append(_target(a), b(_text(a, "id"))), _null, rule="SPLICE-1"),
     "inbox.prepend": Call(_keys("target", "id"),
-                          lambda a, b: cmd.Prepend(_target(a), b(text_arg(a, "id"))), _null, rule="SPLICE-1"),
+                          lambda a, b: cmd.Prepend(_target(a), b(_text(a, "id"))), _null, rule="SPLICE-1"),
     "inbox.replace": Call(_keys("messageId", "newId"),
-                          lambda a, b: cmd.Replace(MessageId(text_arg(a, "messageId")), b(text_arg(a, "newId"))),
+                          lambda a, b: cmd.Replace(MessageId(_text(a, "messageId")), b(_text(a, "newId"))),
                           _found, rule="SPLICE-7"),
-    "inbox.remove": Call(_keys("messageId"), lambda a, _: cmd.Remove(MessageId(text_arg(a, "messageId"))),
+    "inbox.remove": Call(_keys("messageId"), lambda a, _: cmd.Remove(MessageId(_text(a, "messageId"))),
                          _found, rule="SPLICE-7"),
     "inbox.splice": Call(_keys("target", "start", "deleteCount", "inserted"), _splice, _removed, rule="SPLICE-1"),
     "snapshot": Call(frozenset(), lambda a, b: None, _snapshot, rule="FOLD-5"),
@@ -148,13 +144,3 @@ CALLS: Mapping[str, Call] = MappingProxyType({
 def call_name(label: str) -> str:
     """The call a recorded ``op`` names: the text before the first ``(``, trimmed."""
     return label.split("(", 1)[0].strip()
-
-
-def inserted_ids(call: str, args: JsonObject) -> tuple[str, ...]:
-    """The ids of the messages a call would insert (whose bodies its ``inserted`` records carry)."""
-    if call == "inbox.splice":
-        inserted = args.get("inserted")
-        return tuple(str(i) for i in inserted) if isinstance(inserted, tuple) else ()
-    key = {"inbox.replace": "newId"}.get(call, "id")
-    value = args.get(key)
-    return (value,) if isinstance(value, str) else ()

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import attrs
 
-from loopspec.data.json_value import JsonObject, Thawed
+from loopspec.data.json_value import JsonObject
 from loopspec.data.notifications import AgentError, Notification
 from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
 from loopspec.loop import records as rec
@@ -64,26 +64,26 @@ def refusal_text(message: str) -> str:
     return f"Error: {message}"
 
 
-def event_json(event: SessionEvent) -> dict[str, Thawed]:
+def event_json(event: SessionEvent) -> dict[str, object]:
     """An event as compared: every envelope field but ``time``."""
     out = event.to_json()
     del out["time"]
-    return out  # type: ignore[return-value]
+    return out
 
 
-def notification_json(note: Notification) -> dict[str, Thawed]:
+def notification_json(note: Notification) -> dict[str, object]:
     if isinstance(note, AgentError):
         error = note.error
         message = error.get("message") if isinstance(error, JsonObject) else error
-        return {"type": note.type, "turn": note.turn, "step": note.step, "message": message}  # type: ignore[dict-item]
-    return note.to_json()  # type: ignore[return-value]
+        return {"type": note.type, "turn": note.turn, "step": note.step, "message": message}
+    return note.to_json()
 
 
-def notice_json(notice: Notice) -> dict[str, Thawed]:
+def notice_json(notice: Notice) -> dict[str, object]:
     """A recorded notification in the shape of :func:`notification_json`."""
-    out: dict[str, Thawed] = {"type": notice.type}
+    out: dict[str, object] = {"type": notice.type}
     if notice.message is not None:
-        out["message"] = notice.message.to_json()  # type: ignore[assignment]
+        out["message"] = notice.message.to_json()
     if notice.type == "agent/error":
         out.update(turn=notice.turn, step=notice.step, message=error_message(notice.error or ""))
     elif notice.turn is not None:
@@ -93,7 +93,7 @@ def notice_json(notice: Notice) -> dict[str, Thawed]:
     return out
 
 
-def output_json(item: Output) -> dict[str, Thawed]:
+def output_json(item: Output) -> dict[str, object]:
     return event_json(item) if isinstance(item, SessionEvent) else notification_json(item)
 
 

@@ -29,7 +29,6 @@ from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
 from loopspec.loop.state import Agent
 from loopspec.reproduce import records as r
-from loopspec.reproduce.calls import pending_ids
 from loopspec.reproduce.compare import event_json, rule_of
 from loopspec.reproduce.engine import Engine
 
@@ -47,9 +46,9 @@ class Boundary:
 
 
 def view_of(agent: Agent) -> r.ProcessView:
-    ids = pending_ids(agent.inbox)
-    return r.ProcessView(tuple(ids["nextTurn"]), tuple(ids["nextStep"]), agent.status,  # type: ignore[arg-type]
-                         agent.log.next_seq)
+    inbox = agent.inbox
+    return r.ProcessView(tuple(m.id.value for m in inbox.next_turn), tuple(m.id.value for m in inbox.next_step),
+                         agent.status, agent.log.next_seq)
 
 
 def _fields(view: r.ProcessView, keep: r.ProcessView) -> dict[str, Thawed]:
