@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 from pathlib import Path
 
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"loopspec vectors pack: cannot write into {args.out} ({err.strerror or err})", file=sys.stderr)
         return 2
     digest = hashlib.sha256(target.read_bytes()).hexdigest()
-    print(f"{target}: {manifest['counts']} sha256 {digest}")
+    print(f"{target}: {json.dumps(manifest['counts'])} sha256 {digest}")
     return 0
 
 
