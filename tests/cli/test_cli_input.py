@@ -213,3 +213,17 @@ def test_an_empty_file_is_still_a_valid_empty_log(tmp_path: Path, capsys: pytest
     path.write_bytes(b"")
     assert main(["check", str(path)]) == 0
     assert main(["replay", str(path)]) == 0
+
+
+def test_the_live_stream_can_come_from_standard_input(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    live = REAL_TRACES / "inbox_replace.live.jsonl"
+    monkeypatch.setattr(sys, "stdin", _Stdin(gzip.compress(live.read_bytes())))
+    code, out, _ = _run(capsys, "check", str(LOG), "--live", "-")
+    assert code == 0
+    assert f"{LOG}: VALID" in out
+    monkeypatch.setattr(sys, "stdin", _Stdin(live.read_bytes() + b"{not json\n"))
+    code, out, _ = _run(capsys, "check", str(LOG), "--live", "-")
+    assert code == 1
+    assert "[LOG-1] <stdin> line" in out
+    assert "loopspec-stdin" not in out

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -54,3 +56,20 @@ def test_the_recordings_are_in_the_repository() -> None:
         for suffix in (".events.jsonl", ".live.jsonl", ".final.json"):
             rel = (REAL_TRACES / f"{name}{suffix}").relative_to(REPO).as_posix()
             assert rel in tracked, f"{rel} is missing or not tracked"
+
+
+def test_an_empty_parameter_list_fails_collection(tmp_path: Path) -> None:
+    """A parameter list read from the repository that comes out empty (say, a folder gone missing
+    in a clone) fails the run instead of collecting zero tests; the setting lives in pyproject.toml."""
+    test = tmp_path / "test_vanishing.py"
+    test.write_text(
+        "import pathlib\nimport pytest\n\n"
+        "@pytest.mark.parametrize('path', sorted(pathlib.Path('nowhere').glob('*.jsonl')))\n"
+        "def test_each(path):\n    assert path\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c",
+                           str(REPO / "pyproject.toml"), "--rootdir", str(tmp_path), str(test)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0, done.stdout
+    assert "Empty parameter set" in done.stdout, done.stdout

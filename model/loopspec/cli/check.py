@@ -75,10 +75,14 @@ def _run_manifest(args: argparse.Namespace) -> int:
     return 0 if all(mismatch is None for *_, mismatch in outcomes) else 1
 
 
-def _renamed(result: LogResult, name: str) -> LogResult:
-    """A result on the spooled copy of standard input, reported under the name the user knows."""
-    return attrs.evolve(result, file=name,
-                        violations=tuple(attrs.evolve(v, file=name) for v in result.violations))
+def _renamed(result: LogResult, copy: Path | None) -> LogResult:
+    """The spooled copy of standard input (the log or the live stream) reported as ``<stdin>``."""
+    if copy is None:
+        return result
+    spooled = str(copy)
+    return attrs.evolve(
+        result, file=STDIN_NAME if result.file == spooled else result.file,
+        violations=tuple(attrs.evolve(v, file=STDIN_NAME) if v.file == spooled else v for v in result.violations))
 
 
 @contextmanager
@@ -126,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
             results = [check_file(files[0], options, live=live)]
         else:
             results = check_files(files, options, max(1, args.jobs), _Progress(sys.stderr, len(files)))
-        results = [_renamed(r, STDIN_NAME) if copy is not None and r.file == str(copy) else r for r in results]
+        results = [_renamed(r, copy) for r in results]
     summary = Summary.of(results, time.perf_counter() - started)
     sys.stdout.write(render(args.format, results, summary, quiet=args.quiet))
     if problems or any(r.status == "unusable" for r in results):
