@@ -225,29 +225,56 @@ def decode_transform(raw: object, where: str) -> ls.Transform:
     raise CodecError(f"{where}.kind: unknown transform {kind!r}")
 
 
+def encode_when(when: ls.When) -> Json:
+    return {k: v for k, v in (("turn", when.turn), ("step", when.step)) if v is not None}
+
+
+def decode_when(raw: object, where: str) -> ls.When:
+    o = read_object(raw, where, (), ("turn", "step"))
+    turn, step = o.get("turn"), o.get("step")
+    for name, value in (("turn", turn), ("step", step)):
+        # Turn and step numbers are positive integers (TURN-1, STEP-1); a bool is not a number.
+        if value is not None and (type(value) is not int or value < 1):
+            raise CodecError(f"{where}.{name}: a positive integer, got {value!r}")
+    return ls.When(turn if isinstance(turn, int) else None, step if isinstance(step, int) else None)
+
+
 def encode_listener(x: ls.Listener) -> Json:
+    """A listener as the command language writes it; fields at their defaults are left out
+    (``when`` matching every payload, empty conditional actions) so older vectors stay valid."""
     before = [encode_command(a) for a in x.before]
+    out: Json
     if isinstance(x, ls.Wrap):
-        return {"kind": "wrap", "transform": encode_transform(x.transform), "before": before,
-                "after": [encode_command(a) for a in x.after]}
-    if isinstance(x, ls.Veto):
-        return {"kind": "veto", "decision": encode_decision(x.decision), "before": before}
-    return {"kind": "throw", "message": x.message, "before": before}
+        out = {"kind": "wrap", "transform": encode_transform(x.transform), "before": before,
+               "after": [encode_command(a) for a in x.after]}
+        for key, actions in (("afterEnter", x.after_enter), ("afterReject", x.after_reject)):
+            if actions:
+                out[key] = [encode_command(a) for a in actions]
+    elif isinstance(x, ls.Veto):
+        out = {"kind": "veto", "decision": encode_decision(x.decision), "before": before}
+    else:
+        out = {"kind": "throw", "message": x.message, "before": before}
+    if x.when != ls.ALWAYS:
+        out["when"] = encode_when(x.when)
+    return out
 
 
 def decode_listener(raw: object, where: str) -> ls.Listener:
     kind = raw.get("kind") if isinstance(raw, dict) else None
+    when = (decode_when(raw["when"], f"{where}.when") if isinstance(raw, dict) and "when" in raw else ls.ALWAYS)
     if kind == "wrap":
-        o = read_object(raw, where, ("kind",), ("transform", "before", "after"))
+        o = read_object(raw, where, ("kind",), ("transform", "before", "after", "afterEnter", "afterReject", "when"))
         transform = decode_transform(o["transform"], f"{where}.transform") if "transform" in o else ls.Keep()
         return ls.Wrap(transform, decode_actions(o.get("before", []), f"{where}.before"),
-                       decode_actions(o.get("after", []), f"{where}.after"))
+                       decode_actions(o.get("after", []), f"{where}.after"),
+                       decode_actions(o.get("afterEnter", []), f"{where}.afterEnter"),
+                       decode_actions(o.get("afterReject", []), f"{where}.afterReject"), when)
     if kind == "veto":
-        o = read_object(raw, where, ("kind", "decision"), ("before",))
+        o = read_object(raw, where, ("kind", "decision"), ("before", "when"))
         return ls.Veto(decode_decision(o["decision"], f"{where}.decision"),
-                       decode_actions(o.get("before", []), f"{where}.before"))
+                       decode_actions(o.get("before", []), f"{where}.before"), when)
     if kind == "throw":
-        o = read_object(raw, where, ("kind", "message"), ("before",))
+        o = read_object(raw, where, ("kind", "message"), ("before", "when"))
         before = decode_actions(o.get("before", []), f"{where}.before")
-        return ls.Throw(read_str(o["message"], f"{where}.message"), before)
+        return ls.Throw(read_str(o["message"], f"{where}.message"), before, when)
     raise CodecError(f"{where}.kind: unknown listener {kind!r}")

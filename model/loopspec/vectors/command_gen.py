@@ -133,12 +133,19 @@ class Generator:
         options: tuple[ls.PreStepDecision, ...] = (ls.Enter(self.msgs(agent, 2)), ls.Reject())
         return self.ch.pick(options)
 
+    def when(self, agent: Agent) -> ls.When:
+        """Mostly every payload; sometimes only this or the next boundary's step, or this turn (DECIDE-1)."""
+        run = agent.running
+        turn, step = (run.turn, run.step + 1) if run else (1, 1)
+        options = (ls.ALWAYS, ls.ALWAYS, ls.ALWAYS, ls.When(step=step), ls.When(step=step + 1), ls.When(turn=turn))
+        return self.ch.pick(options)
+
     def listener(self, agent: Agent) -> ls.Listener:
         kind = self.ch.pick(("wrap", "wrap", "veto", "throw"))
         if kind == "veto":
-            return ls.Veto(self.decision(agent), self.actions(agent, 1))
+            return ls.Veto(self.decision(agent), self.actions(agent, 1), self.when(agent))
         if kind == "throw":
-            return ls.Throw("listener broke", self.actions(agent, 1))
+            return ls.Throw("listener broke", self.actions(agent, 1), self.when(agent))
         batch = agent.running.batch if agent.running else ()
         transforms: tuple[ls.Transform, ...] = (
             ls.Keep(),
@@ -147,7 +154,9 @@ class Generator:
             ls.Add(self.msgs(agent, 1)),
             ls.Replace(self.decision(agent)),
         )
-        return ls.Wrap(self.ch.pick(transforms), self.actions(agent, 1), self.actions(agent, 1))
+        # DECIDE-9: actions that depend on what the rest of the chain decided.
+        return ls.Wrap(self.ch.pick(transforms), self.actions(agent, 1), self.actions(agent, 1),
+                       self.actions(agent, 1), self.actions(agent, 1), self.when(agent))
 
     def answer(self, agent: Agent, which: str) -> cmd.Command:
         if which == "decide":

@@ -3,7 +3,7 @@
 Three kinds of case, laid out as ``area/handler/case.json``:
 
 * **rule** — one hand-written case (at least) per spec rule checkable from ``commands``
-  (:mod:`.rule_cases.inbox`, :mod:`.rule_cases.loop`);
+  (:mod:`.rule_cases.inbox`, :mod:`.rule_cases.loop`, :mod:`.rule_cases.decision`);
 * **row** — for every row of the lifecycle table, the shortest seeded random walk whose last
   command fires it (``lifecycle/<input>/<phase>-<guard>``);
 * **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``).
@@ -30,6 +30,7 @@ from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.case import CaseSpec, build_case, case_text
 from loopspec.vectors.command_gen import Generator, RandomChooser
 from loopspec.vectors.json_reading import Json
+from loopspec.vectors.rule_cases import decision as rule_cases_decision
 from loopspec.vectors.rule_cases import inbox as rule_cases_inbox
 from loopspec.vectors.rule_cases import loop as rule_cases_loop
 
@@ -43,7 +44,7 @@ class SuiteError(Exception):
 
 
 def rule_cases() -> tuple[CaseSpec, ...]:
-    return rule_cases_inbox.CASES + rule_cases_loop.CASES
+    return rule_cases_inbox.CASES + rule_cases_loop.CASES + rule_cases_decision.CASES
 
 
 def _walk(seed: str, steps: int) -> list[tuple[cmd.Command, tuple[str, ...]]]:
