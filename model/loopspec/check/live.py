@@ -1,6 +1,6 @@
 """Checking a live notification stream against its durable log (spec areas NOTIFY, STATUS, CLAIM-4, END-2).
 
-The stream (``live.jsonl``, see real-traces/README.md) interleaves durable markers
+The stream (``live.jsonl``, see examples/recordings/README.md) interleaves durable markers
 ``{kind: durable, seq, type}`` with the notifications the agent emitted.  The log is read in step
 with the markers and fed to the log checker, which says what each record did; from that the
 expected notifications follow:
