@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -52,6 +55,11 @@ def test_a_difference_exits_1_naming_file_line_seq_and_rule(capsys: pytest.Captu
     assert '"reason": {"kind": "disposed"}' in out[2]
 
 
+def test_several_folders_report_together(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reproduce", str(RECORDINGS), str(SYNTHETIC / "reproduces")]) == 0
+    assert "18 reproduced, 0 different, 0 unusable of 18 recording(s)" in capsys.readouterr().out
+
+
 def test_the_json_report(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reproduce", str(SYNTHETIC / "unusable"), "--format", "json"]) == 2
     report = json.loads(capsys.readouterr().out)
@@ -73,8 +81,23 @@ def test_garbage_is_unusable_input_without_a_traceback(capsys: pytest.CaptureFix
     assert "Traceback" not in captured.out + captured.err
 
 
+def test_a_lone_surrogate_in_a_recording_is_printed_escaped(tmp_path: Path) -> None:
+    """Through a real process, whose stdout is UTF-8: the report escapes what UTF-8 cannot hold."""
+    for suffix in (".events.jsonl", ".live.jsonl"):
+        shutil.copy(RECORDINGS / f"single_followup{suffix}", tmp_path / f"run{suffix}")
+    live = tmp_path / "run.live.jsonl"
+    text = live.read_text()
+    live.write_text(text.replace('"text":"hello"', '"text":"\\ud800"', 1))  # the body the model is given
+    done = subprocess.run([sys.executable, "-m", "loopspec", "reproduce", str(tmp_path)], capture_output=True,
+                          timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert done.returncode == 1, done.stderr
+    assert b"Traceback" not in done.stdout + done.stderr
+    assert b'"text": "\\ud800"' in done.stdout
+
+
 @pytest.mark.parametrize(("argv", "says"), [
     ([str(RECORDINGS / "single_followup.events.jsonl")], "needs --live"),
+    ([str(RECORDINGS / "single_followup.events.jsonl"), str(RECORDINGS), "--live", "x"], "goes alone"),
     ([str(RECORDINGS), "--live", str(RECORDINGS / "single_followup.live.jsonl")], "go with a LOG file"),
     ([str(RECORDINGS / "nowhere")], "no such file or folder"),
 ])

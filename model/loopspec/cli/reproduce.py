@@ -22,7 +22,7 @@ DESCRIPTION = (
     "documented in examples/recordings/README.md. The model is given the recorded calls and pre-step "
     "decisions, and its durable log, live stream (with the interleaving), inbox snapshots, refusals and final "
     "state are compared with the recording. Exit 0: reproduced; 1: a difference (the first is reported); "
-    "2: unusable input or usage."
+    "2: unusable input or usage; 3: internal error."
 )
 
 
@@ -32,18 +32,23 @@ def _usage(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    path: Path = args.path
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:  # a recording may hold lone surrogates, which UTF-8 cannot print
+        reconfigure(errors="backslashreplace")
+    paths: list[Path] = args.paths
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        return _usage(f"{missing[0]}: no such file or folder")
+    files = [p for p in paths if not p.is_dir()]
+    if files and (len(paths) > 1 or args.live is None):
+        return _usage("a LOG file goes alone and needs --live NAME.live.jsonl (or give folders of recordings)")
+    if not files and (args.live is not None or args.final is not None):
+        return _usage("--live and --final go with a LOG file, not a folder")
     outcomes: tuple[Outcome, ...]
-    if path.is_dir():
-        if args.live is not None or args.final is not None:
-            return _usage("--live and --final go with a LOG file, not a folder")
-        outcomes = reproduce_folder(path)
-    elif path.is_file():
-        if args.live is None:
-            return _usage("a LOG file needs --live NAME.live.jsonl (or give a folder of recordings)")
-        outcomes = (reproduce_log(path, args.live, args.final),)
+    if files:
+        outcomes = (reproduce_log(files[0], args.live, args.final),)
     else:
-        return _usage(f"{path}: no such file or folder")
+        outcomes = tuple(outcome for folder in paths for outcome in reproduce_folder(folder))
     sys.stdout.write(render(args.format, outcomes))
     return exit_code(outcomes)
 
@@ -52,11 +57,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "reproduce", help="drive the model with a recorded run and compare what it emits", description=DESCRIPTION
     )
-    parser.add_argument("path", type=Path, metavar="LOG_OR_DIR",
-                        help="NAME.events.jsonl (with --live), or a folder of NAME.events.jsonl + NAME.live.jsonl "
-                             "pairs (each optionally with NAME.final.json)")
+    parser.add_argument("paths", type=Path, nargs="+", metavar="LOG_OR_DIR",
+                        help="NAME.events.jsonl (alone, with --live), or folders of NAME.events.jsonl + "
+                             "NAME.live.jsonl pairs (each optionally with NAME.final.json)")
     parser.add_argument("--live", type=Path, metavar="RECORDING", help="the live recording NAME.live.jsonl of LOG")
     parser.add_argument("--final", type=Path, metavar="FILE",
-                        help="the final state of LOG (default: NAME.final.json next to LOG, if present)")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+                        help="the final state of LOG; without it, NAME.final.json next to LOG if there is one")
+    parser.add_argument("--format", choices=FORMATS, default="text", help="report format")
     parser.set_defaults(func=run)

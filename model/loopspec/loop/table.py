@@ -10,8 +10,8 @@ Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfa
 ``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
 pending).  Guards and effects are named here and implemented in :mod:`loopspec.loop.agent`.
 
-Where the sources disagree the table follows ``../shared/seeds/README.md`` (details and reasons
-in ``spec/decisions.md``):
+Where the sources disagree the table follows the decision record (the reasons are in
+``spec/decisions.md``):
 
 * a ``reject`` closes the turn ``blocked`` and parks the rest (DECIDE-5, CHAIN-2) — the decision
   record over the walk-through's "try the next pre-step";

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from importlib import metadata
 from pathlib import Path
 
 from loopspec.data.errors import CommandRefused
@@ -26,6 +25,7 @@ from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
 from loopspec.loop.table import TABLE
 from loopspec.rules.catalogue import SpecFormatError, load_spec
+from loopspec.rules.shipped import package_version, spec_digest
 from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.case import CaseSpec, build_case, case_text
 from loopspec.vectors.command_gen import Generator, RandomChooser
@@ -106,20 +106,6 @@ def commands_rule_ids() -> tuple[str, ...] | None:
     return tuple(r.id for r in spec.rules if "commands" in r.checkable_from)
 
 
-def spec_digest() -> str:
-    try:
-        spec = load_spec()
-    except SpecFormatError:
-        return "unknown"
-    text = "\n".join(f"{r.id}|{r.rule}|{','.join(r.checkable_from)}" for r in spec.rules)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _version() -> str:
-    try:
-        return metadata.version("loopspec")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def _check_out(out: Path) -> None:
@@ -185,7 +171,7 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
     manifest: Json = {
         "format": SUITE_FORMAT,
         "protocol": PROTOCOL,
-        "specVersion": _version(),
+        "specVersion": package_version(),
         "specDigest": spec_digest(),
         "seed": seed,
         "count": count,

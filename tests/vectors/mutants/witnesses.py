@@ -97,8 +97,9 @@ def duplicate_accepted(expected: Json, actual: Json) -> bool:
     def refused_dup(o: Json) -> bool:
         return o.get("code") == "SPLICE-3" or "is already pending" in str(o)
 
-    def inserted(o: Json) -> collections.Counter[object]:
-        return collections.Counter(str(m.get("id")) for s in splices(o) for m in s.get("inserted", ()))
+    def inserted(o: Json) -> collections.Counter[str]:
+        messages = [m for s in splices(o) for m in s.get("inserted") or () if isinstance(m, dict)]  # type: ignore[attr-defined]
+        return collections.Counter(str(m.get("id")) for m in messages)
 
     extra = inserted(actual) - inserted(expected)
     return (refused_dup(expected) and not refused_dup(actual)) or bool(extra)
