@@ -2,7 +2,7 @@
 
 The model (:func:`loopspec.loop.agent.step`) emits a command's durable events and notifications at
 once; they wait in ``pending`` until the recording shows them.  Each record is handled by the
-function registered for its class in :data:`HANDLERS`:
+function registered for its class in :data:`loopspec.reproduce.run.HANDLERS`:
 
 * ``op-begin`` — the call, as the command :data:`~loopspec.reproduce.calls.CALLS` builds, applied
   when it begins; its refusal (or not) is compared with the ``op-end`` right away, the rest of its
