@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from loopspec.rules.catalogue import SpecFormatError
-from loopspec.specdoc.generate import load_project, stale_documents, write_all
+from loopspec.specdoc.generate import stale_documents, write_all
+from loopspec.specdoc.project import load_project
 
 
 def run(args: argparse.Namespace) -> int:
