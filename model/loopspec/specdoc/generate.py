@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import attrs
 
-from loopspec.specdoc import diagrams
+from loopspec.specdoc import diagrams, layers_page
 from loopspec.specdoc import events_page as events_doc
 from loopspec.specdoc import traceability_page as traceability_doc
 from loopspec.specdoc.project import Project, Section
@@ -56,6 +56,8 @@ def documents() -> tuple[GeneratedDoc, ...]:
         # Drawn from the executed lifecycle table by loopspec.specdoc.diagrams, which owns their layout.
         GeneratedDoc("docs/state-diagrams.md", lambda _: diagrams.diagrams_markdown()),
         GeneratedDoc("spec/lifecycle-table.json", lambda _: diagrams.table_json()),
+        # The hand-written reviewer's guide, whose layer picture is drawn from the import contract.
+        GeneratedDoc(layers_page.README, layers_page.readme_with_layers),
     )
 
 
