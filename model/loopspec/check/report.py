@@ -6,13 +6,13 @@ import json
 import re
 import textwrap
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 import attrs
 
 from loopspec.check.verdict import LogResult, Violation
 
-FORMATS = ("text", "json", "junit")
 # Characters XML 1.0 cannot carry (control characters, lone surrogates) may come from garbage input.
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -117,9 +117,13 @@ def render_junit(results: Sequence[LogResult], summary: Summary) -> str:
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
 
+# ``loopspec check --format``: each report format and its renderer (``quiet`` shortens the text one).
+FORMATS: Mapping[str, Callable[[Sequence[LogResult], Summary, bool], str]] = MappingProxyType({
+    "text": render_text,
+    "json": lambda results, summary, _: render_json(results, summary),
+    "junit": lambda results, summary, _: render_junit(results, summary),
+})
+
+
 def render(fmt: str, results: Sequence[LogResult], summary: Summary, quiet: bool = False) -> str:
-    if fmt == "json":
-        return render_json(results, summary)
-    if fmt == "junit":
-        return render_junit(results, summary)
-    return render_text(results, summary, quiet)
+    return FORMATS.get(fmt, render_text)(results, summary, quiet)
