@@ -11,7 +11,8 @@ import json
 import re
 import textwrap
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 
 import attrs
 
@@ -20,7 +21,6 @@ from loopspec.check.verdict import LogResult, Violation
 from loopspec.rules.catalogue import Rule, SpecFormatError, load_spec
 from loopspec.rules.shipped import SpecMissing, package_version, spec_digest
 
-FORMATS = ("text", "json", "junit")
 # Characters XML 1.0 cannot carry (control characters, lone surrogates) may come from garbage input.
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -171,13 +171,16 @@ def _junit_properties(suite: ET.Element, tool: ToolInfo | None) -> None:
             ET.SubElement(props, "property", {"name": name, "value": _xml(value)})
 
 
+# ``loopspec check --format``: each report format and its renderer (``quiet`` shortens the text one).
+FORMATS: Mapping[str, Callable[[Sequence[LogResult], Summary, bool, ToolInfo | None], str]] = MappingProxyType({
+    "text": render_text,
+    "json": lambda results, summary, _, tool: render_json(results, summary, tool),
+    "junit": lambda results, summary, _, tool: render_junit(results, summary, tool),
+})
+
+
 def render(fmt: str, results: Sequence[LogResult], summary: Summary, quiet: bool = False) -> str:
-    tool = ToolInfo.current()
-    if fmt == "json":
-        return render_json(results, summary, tool)
-    if fmt == "junit":
-        return render_junit(results, summary, tool)
-    return render_text(results, summary, quiet, tool)
+    return FORMATS.get(fmt, render_text)(results, summary, quiet, ToolInfo.current())
 
 
 ManifestOutcome = tuple[Expectation, LogResult, str | None]

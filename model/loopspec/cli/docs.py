@@ -7,7 +7,8 @@ import sys
 
 from loopspec.rules.catalogue import SpecFormatError
 from loopspec.rules.shipped import checkout_root
-from loopspec.specdoc.generate import load_project, stale_documents, write_all
+from loopspec.specdoc.generate import stale_documents, write_all
+from loopspec.specdoc.project import load_project
 
 NEEDS_CHECKOUT = (
     "loopspec docs: this command regenerates and verifies the documents of a source checkout "

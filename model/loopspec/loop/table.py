@@ -8,7 +8,10 @@ An input with no row for the current phase is refused with ``INPUT-4``.
 
 Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfall is pending);
 ``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
-pending).  Guards and effects are named here and implemented in :mod:`loopspec.loop.agent`.
+pending).  Guards and effects are named here and implemented in the registries
+:data:`loopspec.loop.guards.GUARDS` and :data:`loopspec.loop.effects.EFFECTS` (an effect's
+argument after ``:`` is looked up in :data:`loopspec.loop.effects.EFFECT_ARGUMENTS`);
+``tests/loop/test_registries.py`` fails on a name without a function or a function no row uses.
 
 Where the sources disagree the table follows the decision record (the reasons are in
 ``spec/decisions.md``):
