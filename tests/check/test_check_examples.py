@@ -101,3 +101,17 @@ def test_real_trace_with_its_live_stream_is_valid(log: Path) -> None:
 
 def test_there_are_eight_real_traces() -> None:
     assert len(REAL_LOGS) == 8
+
+
+# Hand-made recordings the model reproduces (examples/recordings-synthetic/README.md): also a
+# graceful disposal and a killed process followed by a disposal (process boundaries, LOG-5).
+SYNTHETIC_LOGS = sorted((REPO / "examples" / "recordings-synthetic" / "reproduces").glob("*.events.jsonl"))
+
+
+@pytest.mark.rule("LOG-5", "REPAIR-2", "CANCEL-4")
+@pytest.mark.parametrize("live", [False, True], ids=["log", "log+live"])
+@pytest.mark.parametrize("log", SYNTHETIC_LOGS, ids=lambda p: p.name)
+def test_reproducing_synthetic_recording_is_valid(log: Path, live: bool) -> None:
+    stream = log.with_name(log.name.replace(".events.", ".live.")) if live else None
+    result = check_file(log, CheckOptions(all=True), live=stream)
+    assert result.status == "valid", result.violations

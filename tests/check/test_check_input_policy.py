@@ -1,4 +1,4 @@
-"""Two input policies, decided once and applied by every reader of logs (decisions.md E3).
+"""Two input policies, decided once and applied by every reader of logs (decisions.md G3).
 
 The real writer is ``JSON.stringify``: it never writes a key twice in one object, and it writes
 every safe integer as plain digits.  So

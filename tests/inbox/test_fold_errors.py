@@ -138,7 +138,7 @@ def test_bad_coordinates_are_fold_2(data: object) -> None:
 def test_integral_floats_are_not_integers(data: object) -> None:
     """The real writer (JSON.stringify) writes every safe integer as plain digits, so a coordinate
     written 1.0 comes from a foreign writer and is refused, by the fold as by the checker
-    (decisions.md E3)."""
+    (decisions.md G3)."""
     assert_invalid(data, "FOLD-2")
 
 

@@ -104,7 +104,7 @@ class LeanInbox:
         if not isinstance(inserted, list):
             raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
         start = data.get("start")
-        if type(start) is not int or not -MAX_SAFE_INTEGER <= start <= MAX_SAFE_INTEGER:  # not 1.0 (decisions.md E3)
+        if type(start) is not int or not -MAX_SAFE_INTEGER <= start <= MAX_SAFE_INTEGER:  # not 1.0 (decisions.md G3)
             raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {start!r}", seq)
         removed_count: int | None = None
         if "removedCount" in data:

@@ -1,7 +1,9 @@
 """Checking one log file end to end: open, stream, feed, verdict (spec rules LOG-1, LOG-5).
 
 :func:`check_file` never raises on bad input: an unreadable or undecompressable file is an
-``unusable`` verdict with a reason, and everything inside the file is a rule violation.
+``unusable`` verdict with a reason, and so is a file in which nothing looks like an event (random
+bytes, another JSON format: not a session log at all); everything inside a session log is a rule
+violation.
 """
 
 from __future__ import annotations
@@ -14,13 +16,23 @@ from typing import BinaryIO
 
 from loopspec.check.live import check_live
 from loopspec.check.machine import LogChecker
-from loopspec.check.reader import LineProblem, confirmed, lenient_loads, open_log, parse_slowly, write_back
+from loopspec.check.reader import (
+    LineProblem,
+    confirmed,
+    holds_an_event,
+    lenient_loads,
+    open_log,
+    parse_slowly,
+    write_back,
+)
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
 from loopspec.log.events import MAX_SAFE_INTEGER
 
 UNREADABLE = (OSError, EOFError, zlib.error)
 UNPARSED = object()  # the fast parser refused the line: the slow path says why
+NOT_A_LOG = ("not a session log: no line of it is a JSON object, even forgiving a byte order mark, bad UTF-8 or "
+             "NaN (a session log holds one event object per line)")
 
 
 def scan(stream: BinaryIO, checker: LogChecker) -> int:
@@ -66,7 +78,7 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
         try:
             if obj is UNPARSED:
                 raise ValueError
-            obj = confirm(line, obj)  # LOG-1: no key twice in an object (decisions.md E3)
+            obj = confirm(line, obj)  # LOG-1: no key twice in an object (decisions.md G3)
         except (ValueError, RecursionError):
             try:
                 obj = parse_slowly(line)
@@ -116,6 +128,8 @@ def check_file(path: Path | str, options: CheckOptions | None = None, live: Path
         if collecting:
             gc.enable()
     violations = checker.found() + extra
+    if checker.violations and not holds_an_event(Path(path)):
+        return LogResult(name, "unusable", 0, lines, problem=NOT_A_LOG, seconds=time.perf_counter() - started)
     events = lines - (1 if checker.torn_tail else 0)
     return LogResult(
         file=name,

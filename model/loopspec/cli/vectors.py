@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from loopspec.cli import pack as pack_command
 from loopspec.vectors.adapter.client import DEFAULT_TIMEOUT, AdapterError, AdapterFailure, SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler, serve
 from loopspec.vectors.case import case_text
@@ -91,27 +92,46 @@ def _drive(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    vectors = subparsers.add_parser("vectors", help="generate or run conformance vector suites")
-    sub = vectors.add_subparsers(dest="vectors_command", required=True)
-    gen = sub.add_parser("generate", help="write a deterministic vector suite")
+    vectors = subparsers.add_parser(
+        "vectors", help="generate, run or pack conformance vector suites",
+        description="The language-neutral conformance suite: generate it, run it against an adapter "
+        "(spec/adapter-protocol.md), or pack it as a versioned archive.")
+    sub = vectors.add_subparsers(dest="vectors_command", required=True, metavar="COMMAND")
+    gen = sub.add_parser(
+        "generate", help="write a deterministic vector suite",
+        description="Write the suite: one JSON case per file (a hand-written case per rule checkable from "
+        "commands, a shortest walk per lifecycle-table row, COUNT random walks) and manifest.json with the "
+        "formats, the package version, the spec digest and a sha256 per case. Same seed and count, same bytes. "
+        "Exit 0: written; 1: a rule checkable from commands has no case, or a row is unreachable; 2: usage.")
     gen.add_argument("out_dir", type=Path, nargs="?", help="same as --out")
     gen.add_argument("--out", type=Path, help="suite directory (created; an old suite there is replaced)")
-    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--seed", type=int, default=0, help="seed of the generated walks")
     gen.add_argument("--count", type=int, default=20, help="number of extra random-walk cases")
     gen.set_defaults(func=_generate)
-    run = sub.add_parser("run", help="run a suite (or one case file) against an adapter: run DIR -- COMMAND...")
-    run.add_argument("suite", type=Path)
+    run = sub.add_parser("run", help="run a suite (or one case file) against an adapter: run DIR -- COMMAND...",
+                         description="Run every case of a suite (or one case file) against an adapter started "
+                         "with the command line after --; see spec/adapter-protocol.md.")
+    run.add_argument("suite", type=Path, help="suite directory (with manifest.json) or one case file")
     run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds to wait for each response")
     run.add_argument("adapter", nargs=argparse.REMAINDER, help="-- then the adapter's command line")
     run.set_defaults(func=_run)
 
-    adapter = subparsers.add_parser("adapter", help="serve the model over the adapter protocol (stdin/stdout)")
+    pack_command.register(sub)
+
+    adapter = subparsers.add_parser(
+        "adapter", help="serve the model over the adapter protocol (stdin/stdout)",
+        description="Serve the model itself over the adapter protocol (spec/adapter-protocol.md) on standard "
+        "input and output: the reference adapter, e.g. `loopspec vectors run SUITE -- loopspec adapter`.")
     adapter.set_defaults(func=_adapter)
 
-    drv = subparsers.add_parser("drive", help="differential testing of an adapter against the model")
-    drv.add_argument("--examples", type=int, default=200)
+    drv = subparsers.add_parser(
+        "drive", help="differential testing of an adapter against the model",
+        description="Hypothesis generates command sequences, sends each to the adapter started with the command "
+        "line after -- and to the model, and shrinks the first disagreement to a minimal vector case "
+        "(printed on stdout). Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage.")
+    drv.add_argument("--examples", type=int, default=200, help="command sequences to try")
     drv.add_argument("--steps", type=int, default=30, help="most commands per example")
-    drv.add_argument("--seed", type=int, default=0)
+    drv.add_argument("--seed", type=int, default=0, help="seed of the search (same seed, same sequences)")
     drv.add_argument("--time-budget", type=float, default=120.0, help="seconds (generation and shrinking)")
     drv.add_argument("--shrink-budget", type=float, default=20.0, help="seconds for Hypothesis' shrinking")
     drv.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds to wait for each response")

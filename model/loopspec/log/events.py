@@ -27,7 +27,7 @@ def is_safe_integer(value: object) -> bool:
 
     An integral number written with a fraction or an exponent (``1.0``, ``1e0``) is refused: the
     real writer, ``JSON.stringify``, writes every safe integer as plain digits, so such a number
-    comes from a foreign writer (decisions.md E3); every reader of logs uses this one test.
+    comes from a foreign writer (decisions.md G3); every reader of logs uses this one test.
     """
     return type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
 
@@ -58,18 +58,22 @@ def check_envelope(raw: object, line_seq: int | None = None) -> str:
         raise InvalidEvent("LOG-1", "'data' is missing", seq)
     if "ignorable" in raw and raw["ignorable"] is not True:
         raise InvalidEvent("LOG-1", f"'ignorable' may only be true, got {shown(raw['ignorable'])}", seq)
+    if "surfaceOp" in raw and not is_surface_op(raw["surfaceOp"]):
+        raise InvalidEvent("LOG-1", f"'surfaceOp' must be 'append' or an object, got {shown(raw['surfaceOp'])}", seq)
     if "sourceEventSeqs" in raw:
         seqs = raw["sourceEventSeqs"]
         # Inlined _is_safe_int: assistant messages list dozens of source seqs.
         if not (
             isinstance(seqs, list)
-            and all(
-                isinstance(s, int) and not isinstance(s, bool) and -MAX_SAFE_INTEGER <= s <= MAX_SAFE_INTEGER
-                for s in seqs
-            )
+            and all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SAFE_INTEGER for s in seqs)
         ):
-            raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of integers", seq)
+            raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of seqs (non-negative integers)", seq)
     return etype
+
+
+def is_surface_op(value: object) -> bool:
+    """LOG-1: a surface event's ``surfaceOp`` is ``"append"`` or an edit object."""
+    return value == "append" or isinstance(value, dict)
 
 
 @attrs.frozen
@@ -170,7 +174,7 @@ class InboxSpliced:
         if not isinstance(raw_inserted, tuple):  # also when absent
             raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
         start = fields.get("start")
-        # An integer token only: 1.0 is refused as the checker refuses it (decisions.md E3).
+        # An integer token only: 1.0 is refused as the checker refuses it (decisions.md G3).
         if not is_safe_integer(start):
             raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {shown(start)}", seq)
         assert isinstance(start, int)

@@ -8,7 +8,8 @@ the reference every other adapter is compared with, and the base Python mutants 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import TextIO
 
 from loopspec.loop import commands as cmd
@@ -19,7 +20,6 @@ from loopspec.vectors.json_reading import CodecError, Json
 from loopspec.vectors.observation import observe, state_of
 
 IMPLEMENTATION = "loopspec-model 0.1.0"
-REQUEST_KEYS = ("hello", "command", "state", "reset")
 
 
 def protocol_error(request_id: object, kind: str, message: str) -> Json:
@@ -55,28 +55,39 @@ class ModelHandler:
         request_id = request.get("id")
         if isinstance(request_id, bool) or not isinstance(request_id, int):
             return protocol_error(None, "bad-request", f"request id must be an integer, got {request_id!r}")
-        keys = [k for k in REQUEST_KEYS if k in request]
+        keys = [k for k in REQUESTS if k in request]
         if len(keys) != 1 or set(request) != {"id", keys[0]}:
-            return protocol_error(request_id, "bad-request", f"expected id and one of {list(REQUEST_KEYS)}")
+            return protocol_error(request_id, "bad-request", f"expected id and one of {list(REQUESTS)}")
         key = keys[0]
-        if key == "hello":
-            hello = request["hello"]
-            if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL:
-                return protocol_error(request_id, "protocol", f"this adapter speaks {PROTOCOL} only")
-            self.greeted = True
-            return {"id": request_id, "hello": {"protocol": PROTOCOL, "implementation": self.implementation}}
-        if not self.greeted:
+        if key != "hello" and not self.greeted:
             return protocol_error(request_id, "protocol", "the first request must be hello")
-        if key == "state":
-            return {"id": request_id, "state": self.state()}
-        if key == "reset":
-            self.reset()
-            return {"id": request_id, "reset": {}}
+        return REQUESTS[key](self, request_id, request[key])
+
+    def hello(self, request_id: int, hello: object) -> Json:
+        if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL:
+            return protocol_error(request_id, "protocol", f"this adapter speaks {PROTOCOL} only")
+        self.greeted = True
+        return {"id": request_id, "hello": {"protocol": PROTOCOL, "implementation": self.implementation}}
+
+    def command(self, request_id: int, raw: object) -> Json:
         try:
-            command = decode_command(request["command"])
+            command = decode_command(raw)
         except CodecError as err:
             return protocol_error(request_id, "bad-request", str(err))
         return {"id": request_id, "observation": self.apply(command)}
+
+    def reset_request(self, request_id: int, _: object) -> Json:
+        self.reset()
+        return {"id": request_id, "reset": {}}
+
+
+# Each request of the protocol (spec/adapter-protocol.md) and its answer, by the request's key.
+REQUESTS: Mapping[str, Callable[[ModelHandler, int, object], Json]] = MappingProxyType({
+    "hello": ModelHandler.hello,
+    "command": ModelHandler.command,
+    "state": lambda handler, request_id, _: {"id": request_id, "state": handler.state()},
+    "reset": ModelHandler.reset_request,
+})
 
 
 def serve(handler: ModelHandler, lines: Iterable[str], out: TextIO) -> None:
