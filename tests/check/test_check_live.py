@@ -82,6 +82,12 @@ def _replace_order(r: list[Record]) -> list[Record]:
     return _swap(_index(r, type="agent/inbox/discarded"), r)
 
 
+def _other_message(r: list[Record]) -> list[Record]:
+    note = r[_index(r, type="agent/inbox/inserted")]
+    note["message"] = {**note["message"], "id": "not-u1"}  # type: ignore[dict-item]
+    return r
+
+
 def _late_discard(r: list[Record]) -> list[Record]:
     return _swap(_index(r, type="agent/inbox/discarded"), r)  # s1's discarded after the next record (seq 13)
 
@@ -116,7 +122,8 @@ BREAKS: list[tuple[str, str, Edit, str]] = [
     ("resume_crash_mid_turn", "claimed before the claim's last record", _claimed_early, "CLAIM-4"),
     ("three_quick_followups", "discarded for a claimed message", _discard_for_claim, "CLAIM-4"),
     ("single_followup", "an inbox notification with a placement field", _extra_field, "NOTIFY-1"),
-    ("inbox_replace", "replace notifies inserted before discarded", _replace_order, "NOTIFY-2"),
+    ("inbox_replace", "replace notifies inserted before discarded", _replace_order, "NOTIFY-3"),
+    ("single_followup", "inserted names another message", _other_message, "NOTIFY-2"),
     ("cancel_with_pending_inbox", "discarded after the next durable record", _late_discard, "NOTIFY-4"),
     ("single_followup", "agent/status repeats a value", _status_twice, "STATUS-1"),
     ("single_followup", "a durable marker names another type", _marker_type, "LOG-5"),

@@ -84,6 +84,7 @@ class LiveChecker:
         self.record: object = None
         self.recent: deque[tuple[int, object]] = deque(maxlen=5)
         self.queue: deque[tuple[str, object, int | None]] = deque()  # expected (type, message, turn)
+        self.replacing = False  # the queue holds a replacement's discarded then inserted (NOTIFY-3)
         self.claim_open = False
         self.status = "idle"  # a new agent is idle; STATUS-1 counts changes from there
         self.errors: set[tuple[object, object]] = set()
@@ -230,6 +231,7 @@ class LiveChecker:
             else:
                 self.queue.extend((DISCARDED, m, None) for m in effect.removed)
                 self.queue.extend((INSERTED, m, None) for m in effect.inserted)
+                self.replacing = bool(effect.removed and effect.inserted)
         elif etype == "turn/start":
             self.errors.clear()
         elif etype == "turn/end" and _reason_kind(obj) == "error" and (turn, steps) not in self.errors:
@@ -270,7 +272,7 @@ class LiveChecker:
         ok = ntype == etype and rec.get("message") == message and (
             etype != CLAIMED or (claimed_turn == turn and type(claimed_turn) is int))
         if not ok:
-            rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-2"
+            rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-3" if self.replacing else "NOTIFY-2"
             want = f"{etype} {_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
             differing = _differing(etype, message, turn, rec)
             self.violate(rule, f"{ntype} {_id(rec.get('message'))}, expected {want}{differing}",
