@@ -5,8 +5,9 @@ aborts and crashes while turn-stopping runs, aborts before an announced call run
 and v0.1.5 empty first steps) and turns one spot into a member of a family issue 12 and 16 name:
 
 * a step or a ``blocked`` end right after a step that answered with text (RESULT-6, DECIDE-5);
-* a step closed with a tool call unanswered that is not followed by an aborted or error end
-  (RESULT-7), or that crash repair closes without answering it (REPAIR-1);
+* a step closed with a tool call unanswered that is not followed at once by an aborted, error
+  or interrupted end (RESULT-7), or that crash repair closes (it wrote synthetic results) without
+  answering every open call (REPAIR-1);
 * a first step emptied of its entry and model call whose turn goes on (STEP-4);
 * a wake "latched" by an abort whose cause is a disposal (TURN-5, CANCEL-4).
 """
@@ -103,16 +104,20 @@ def _drop_live_result(log: Log, data: st.DataObject) -> Log:
         if _type(log, i) != "tool/result" or "interrupted-tool-result-" in str(_data(log, i).get("message")):
             return False
         end = next(j for j in range(i, len(log)) if _type(log, j) in ("step/end", "turn/end"))
-        return _type(log, end) == "step/end" and _goes_on(log, end, ("aborted", "error"))
+        return _type(log, end) == "step/end" and _goes_on(log, end, ("aborted", "error", "interrupted"))
 
     i = _spots(data, log, where)
     return renumber(log[:i] + log[i + 1 :])
 
 
-def _drop_synthetic_result(log: Log, data: st.DataObject) -> Log:
+def _repair_misses_a_call(log: Log, data: st.DataObject) -> Log:
+    """A step crash repair closes (it wrote a synthetic result) announced one more call it did not answer."""
     i = _spots(data, log, lambda log, i: _type(log, i) == "tool/result"
                and "interrupted-tool-result-" in str(_data(log, i).get("message")))
-    return renumber(log[:i] + log[i + 1 :])
+    message = max(j for j in range(i) if _type(log, j) == "assistant/message")
+    content = _data(log, message)["message"]["content"]  # type: ignore[index]
+    return set_path(log, message, ("data", "message", "content"),
+                    [*content, {"type": "tool-call", "id": "never-answered", "name": "read", "arguments": "{}"}])
 
 
 def _empty_first_step(log: Log, data: st.DataObject) -> Log:
@@ -139,7 +144,7 @@ FAMILIES: dict[str, tuple[Mutation, set[str]]] = {
     "blocked after a text answer": (_blocked_after_text, {"DECIDE-5"}),
     # RESULT-7, or REPAIR-1 when crash repair closed that step.
     "tool call left unanswered": (_drop_live_result, {"RESULT-7", "REPAIR-1"}),
-    "repair leaves a call unanswered": (_drop_synthetic_result, {"REPAIR-1"}),
+    "repair leaves a call unanswered": (_repair_misses_a_call, {"REPAIR-1"}),
     "first step enters nothing": (_empty_first_step, {"STEP-4"}),
     "wake latched by a disposal": (_disposal_latch, {"TURN-5"}),
 }

@@ -58,6 +58,7 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
+    outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = "turn/start" if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"

@@ -75,6 +75,7 @@ class CheckState:
         "options",
         "phase",
         "prev_time",
+        "repairing",
         "repeats",
         "send_since_end",
         "seq",
@@ -112,6 +113,7 @@ class CheckState:
         self.answered: set[str] = set()  # RESULT-7: call ids the open step's tool/results answer
         self.answer_calls: tuple[str, ...] | None = None  # tool calls of the step's last assistant/message
         self.needs_entry = False  # STEP-4, DECIDE-6: the open step must enter a message
+        self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the open step
         self.after = ANY  # what the last closed step says may follow it
         self.after_calls: tuple[str, ...] = ()  # the calls it left unanswered (UNANSWERED)
         self.turn_ends = False  # the open turn's last step answered with text: its end is settled

@@ -152,6 +152,7 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
                    "message.source.callId); this one names none.")
         return
     st.answered.update(ids)
+    st.repairing = st.repairing or synthetic  # only crash repair writes these, right before its step/end
     known = st.calls | st.announced if synthetic else st.calls
     missing = [i for i in ids if i not in known]
     if missing:
