@@ -13,7 +13,8 @@ from loopspec.render.timeline import Band, Bar, Outside
 def _entered(entries: dict[str, tuple[Entry, ...]], mid: str, after: int, turn: int | None) -> Entry | None:
     """The ``user/message`` that entered a claimed message: the first for its id after the claim, in its turn."""
     for entry in entries.get(mid, ()):
-        if entry.seq > after and entry.turn == turn:
+        seq, entry_turn, _ = entry
+        if seq > after and entry_turn == turn:
             return entry
     return None
 
@@ -31,8 +32,8 @@ def bars(scan: Scan) -> tuple[Bar, ...]:
         out.append(Bar(
             id=mid, target=targets.get(fate.inserted_seq, "?"), inserted=fate.inserted_seq, fate=fate.fate,
             left=fate.left_seq, turn=fate.turn,
-            step=entry.step if entry is not None else None,
-            entered_seq=entry.seq if entry is not None else None,
+            step=entry[2] if entry is not None else None,
+            entered_seq=entry[0] if entry is not None else None,
         ))
     return tuple(out)
 

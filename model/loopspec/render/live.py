@@ -34,6 +34,15 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _first(*values: object) -> int:
+    """The first of ``values`` that is an integer (0 counts: ``or`` would skip it)."""
+    for value in values:
+        found = _int(value)
+        if found is not None:
+            return found
+    return 0
+
+
 def _id(rec: dict[str, object]) -> str:
     message = rec.get("message")
     return str(message.get("id")) if isinstance(message, dict) else "?"
@@ -110,7 +119,7 @@ def read_live(path: Path, first: int, last: int) -> LiveRecords:
         text = value_json(rec)
         if kind == "note":
             crash = rec.get("crash")
-            dead_at = (at if at is not None else _int(rec.get("eventCount")) or position) if crash is True else None
+            dead_at = _first(at, rec.get("eventCount"), position) if crash is True else None
             label = "note: " + str(rec.get("text", ""))[:60] + (" (process crashed)" if crash is True else "")
             label = label + (" (process shut down)" if crash is False else "")
             notices.append(Notice(position, order, "note", "note", label, text, crash=crash is not None))
@@ -126,13 +135,14 @@ def read_live(path: Path, first: int, last: int) -> LiveRecords:
             calls.append((order, rec))
         elif kind == "op-end":
             begin_order, begin = calls.pop() if calls else (order, rec)
-            start = _int(begin.get("nextSeq")) or _int(rec.get("nextSeqBefore")) or place
+            start = _first(begin.get("nextSeq"), rec.get("nextSeqBefore"), place)
             end = _int(rec.get("nextSeqAfter"))
             outcome = f"threw {rec['threw']}" if "threw" in rec else f"→ {json.dumps(rec.get('result'))}"
             call = str(rec.get("op", "?")).split("(")[0].strip()
             label = f"{call}({_call_args(rec.get('args'))}) {outcome}"
             joined = value_json(begin) + "\n" + text
-            notices.append(Notice(dead_at or start, begin_order, "op", call, label, joined, end_seq=end, dead=dead))
+            at_begin = start if dead_at is None else dead_at
+            notices.append(Notice(at_begin, begin_order, "op", call, label, joined, end_seq=end, dead=dead))
         elif kind == "live":
             rtype = str(rec.get("type"))
             label = LABELS[rtype](rec) if rtype in LABELS else rtype
@@ -141,7 +151,7 @@ def read_live(path: Path, first: int, last: int) -> LiveRecords:
             if decision is not None:
                 decisions.append(decision)
     low, high = first, last + 1
-    kept = tuple(n for n in notices if low <= n.next_seq <= high)
+    kept = tuple(sorted((n for n in notices if low <= n.next_seq <= high), key=lambda n: n.order))
     return LiveRecords(kept, tuple(d for d in decisions if low <= d.seq <= high), tuple(problems))
 
 

@@ -25,26 +25,19 @@ from loopspec.loop.consumed_work import MessageFate, message_fates
 from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.loop.state import LifecycleView
 from loopspec.render.labels import reason_label
-from loopspec.render.source import FOLDED, envelope_type, fold_event, open_source, parse
+from loopspec.render.source import FOLDED, FoldLines, envelope_type, fold_event, open_source, parse
 from loopspec.render.timeline import Stop
 from loopspec.render.window import Bounds, WindowSpec
 
 FATES_READ = frozenset({SPLICED, TURN_START, TURN_END, USER_MESSAGE})
 """What :func:`message_fates` reads; the projection also reads ``step/*``."""
-_FOLDED_BYTES = frozenset(t.encode() for t in FOLDED)
-_TYPE_FIRST = b'{"type":"'
 
 Boundary = tuple[int, str, int, int | None, str | None]
 """A ``turn/*`` or ``step/*`` event: (seq, type, turn, step, turn end reason label)."""
 
 
-@attrs.frozen
-class Entry:
-    """A ``user/message`` the fates read: where, for which id, in which turn and step."""
-
-    seq: int
-    turn: int | None
-    step: int | None
+Entry = tuple[int, int | None, int | None]
+"""A ``user/message`` the fates read: (seq, open turn, open step)."""
 
 
 @attrs.frozen
@@ -77,20 +70,12 @@ class _Pass:
 
     def events(self, stream: BinaryIO) -> Iterator[SessionEvent]:
         """The events the fates read, in order; everything else is seen and counted on the way."""
-        bounds, limit, folded, first_key = self.bounds, self.limit, _FOLDED_BYTES, _TYPE_FIRST
-        mark = bounds.range_start()
-        offset, index = 0, -1
-        lines = enumerate(stream)
-        for index, line in lines:
-            if index == mark:
-                bounds.at(index, offset)
+        bounds, limit = self.bounds, self.limit
+        lines = FoldLines(stream, bounds.range_start())
+        found = iter(lines)
+        for index, offset, line in found:
             if index == limit:
                 break
-            offset += len(line)
-            if line.startswith(first_key):
-                shown = line[9 : line.find(b'"', 9)]
-                if shown not in folded and b"\\" not in shown:
-                    continue  # the hot path: a type the folds never read (FOLD-4)
             try:
                 raw = parse(line, index)
                 etype = envelope_type(raw, index)
@@ -102,12 +87,14 @@ class _Pass:
                 self.stop = Stop(index, err.rule, err.detail)
                 break
             if etype == TURN_END:
-                bounds.turn_ended(index + 1, offset)
+                bounds.turn_ended(index + 1, offset + len(line))
             if etype in FATES_READ:
                 yield event
-        for index, _ in lines:  # noqa: B007 (only counted: the window may still reach past a stop)
+        for _ in found:  # only counted from here: the window may still reach past a stop
             pass
-        self.total = index + 1
+        self.total = lines.total
+        if bounds.range_start() >= 0:
+            bounds.at(bounds.range_start(), lines.offset_of)
 
     def lifecycle(self, event: SessionEvent, raw: object) -> None:
         etype = event.type
@@ -118,8 +105,7 @@ class _Pass:
             return
         if etype == USER_MESSAGE:
             mid = event.data.get("id") if isinstance(event.data, JsonObject) else None
-            entry = Entry(event.seq, self.view.open_turn, self.view.open_step)
-            self.entries.setdefault(str(mid), []).append(entry)
+            self.entries.setdefault(str(mid), []).append((event.seq, self.view.open_turn, self.view.open_step))
             return
         self.view = projection.apply(self.view, event)  # TURN-1..3, STEP-1, STEP-2; raises InvalidEvent
         data = raw.get("data") if isinstance(raw, dict) else None

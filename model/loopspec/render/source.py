@@ -1,36 +1,39 @@
-"""Reading a log for a picture: every line streamed, only what the folds read turned into events.
+"""Reading a log for a picture: every line counted, only what the folds read turned into events.
 
 The inbox fold and the per-message fates read ``agent/inbox/spliced``, ``turn/*`` and
-``user/message`` events; the lifecycle projection reads ``turn/*`` and ``step/*``.  Every other
-line — in a real log almost all of them are streamed model chunks — is only counted, and when the
-real writer's layout shows its type up front (``{"type":"assistant/chunk",...``) it is not even
-parsed.  So the picture reads a line's type from its first key where it can: this is a reading
-shortcut, not a check (``loopspec check`` judges lines; a line whose JSON is broken past its type
-still counts as an event here).  Lines of the drawn window are parsed in full later.
+``user/message`` events; the lifecycle projection reads ``turn/*`` and ``step/*``.  In a real log
+almost every other line is a streamed model chunk.  :class:`FoldLines` reads the file in large
+blocks and finds, with one regular expression per block, the lines a fold may read: those whose
+first key shows a folded type (``{"type":"turn/start",...`` as the real writer lays lines out),
+and every line that does not start that way (it has to be parsed to know its type).  The others
+are only counted: reading a type off a line's first key is a reading shortcut, not a check
+(``loopspec check`` judges lines).  The window's lines are parsed in full later.
 
-Outside the window a ``user/message`` becomes an event carrying only its ``id``: the fates read
-nothing else of it (WORK-2), and freezing every message body of a long log would cost more than
-all the rest of the reading.
+The events given to the folds carry only what the folds read (:func:`fold_event`): a
+``user/message``'s id, a boundary's turn and step numbers, a splice's whole data.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from loopspec.check.reader import fast_loads, open_log, strict_loads
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.json_value import JsonObject
+from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.log.events import SPLICED, SessionEvent, check_envelope
 from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
 FOLDED = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE})
 """The event types the folds read (FOLD-4: the inbox fold ignores every other type)."""
 
-_TYPE_FIRST = b'{"type":"'
-_START = len(_TYPE_FIRST)
-Loads = Callable[[bytes], object]
+BLOCK = 1 << 23
+_TYPES = b"|".join(re.escape(t.encode()) for t in sorted(FOLDED))
+# A line (after its newline) the folds may read: a folded type as first key, a first-key type holding
+# an escape (only a parse can decode it), or a line that does not begin with a type at all.
+_FOLD_LINE = re.compile(rb'\n(?:\{"type":"(?:' + _TYPES + rb')"|\{"type":"[^"\\\n]*\\|(?!\{"type":"))[^\n]*')
 
 
 def open_source(path: Path) -> BinaryIO:
@@ -38,23 +41,53 @@ def open_source(path: Path) -> BinaryIO:
     return open_log(path)
 
 
-def leading_type(line: bytes) -> str | None:
-    """The type a line shows as its first key, or None when it does not start that way.
+class FoldLines:
+    """The lines a fold may read, as ``(index, byte offset, line)``; counts every line on the way.
 
-    A type holding a backslash (an escape) is not read here: only a JSON parse can decode it.
+    ``total`` is the number of lines once iteration ends; ``offset_of`` the byte offset of line
+    ``find`` (given at construction; -1 for none), which a seq-range window starts at.
     """
-    if not line.startswith(_TYPE_FIRST):
-        return None
-    end = line.find(b'"', _START)
-    if end < 0:
-        return None
-    raw = line[_START:end]
-    if b"\\" in raw:
-        return None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+
+    def __init__(self, stream: BinaryIO, find: int = -1) -> None:
+        self.stream = stream
+        self.find = find
+        self.total = 0
+        self.offset_of = 0
+
+    def __iter__(self) -> Iterator[tuple[int, int, bytes]]:
+        carry, lines, consumed = b"", 0, 0  # the partial last line, lines and bytes before ``carry``
+        while True:
+            block = self.stream.read(BLOCK)
+            buf = b"\n" + carry + block  # a sentinel newline: the first line is found like the others
+            cut = len(buf) - 1 if not block else buf.rfind(b"\n")
+            if not block and not carry:
+                break
+            if not block:
+                buf, cut = buf + b"\n", len(buf)  # the last line has no newline (a torn tail)
+            complete = buf.count(b"\n", 1, cut + 1)
+            if lines <= self.find < lines + complete:
+                self.offset_of = consumed + _nth_newline(buf, self.find - lines)
+            before, last = lines, 0
+            for found in _FOLD_LINE.finditer(buf, 0, cut + 1):
+                at, end = found.span()
+                if at >= cut:
+                    break
+                before += buf.count(b"\n", last, at)
+                last = at
+                yield before, consumed + at, buf[at + 1 : end + 1]
+            lines += complete
+            consumed += cut
+            carry = buf[cut + 1 :]
+            if not block:
+                break
+        self.total = lines
+
+
+def _nth_newline(buf: bytes, n: int) -> int:
+    at = 0
+    for _ in range(n):
+        at = buf.index(b"\n", at + 1)
+    return at
 
 
 def parse(line: bytes, index: int) -> object:
@@ -73,22 +106,36 @@ def envelope_type(raw: object, index: int) -> str:
     return check_envelope(raw, index)
 
 
-def fold_event(raw: object, etype: str, index: int) -> SessionEvent:
-    """The event the folds read for a parsed line of a type in :data:`FOLDED`.
+def _field(data: object, key: str) -> tuple[tuple[str, Frozen], ...]:
+    if not isinstance(data, dict) or key not in data:
+        return ()
+    try:
+        return ((key, freeze(data[key])),)
+    except RecursionError:
+        raise InvalidEvent("LOG-1", f"'{key}' is nested too deeply") from None
 
-    Its ``seq`` must be the line's index (LOG-2), or the seqs the folds report would not name
-    the lines the picture draws.
+
+def _frozen(data: object, index: int) -> Frozen:
+    try:
+        return freeze(data)
+    except RecursionError:  # freezing recurses per nesting level; a bad log must not crash the reader
+        raise InvalidEvent("LOG-1", "'data' is nested too deeply", index) from None
+
+
+def fold_event(raw: object, etype: str, index: int) -> SessionEvent:
+    """The event the folds read for a line of a type in :data:`FOLDED` whose envelope was checked.
+
+    Its ``seq`` must be the line's index (LOG-2), or the seqs the folds report would not name the
+    lines the picture draws.
     """
     assert isinstance(raw, dict)  # check_envelope has accepted it
     if raw["seq"] != index:
         raise InvalidEvent("LOG-2", f"seq {raw['seq']} on line {index + 1}; seq must be the line's index", index)
+    data = raw["data"]
+    if etype == SPLICED:  # the fold reads all of it: the inserted messages are kept whole (DATA-2)
+        return SessionEvent(etype, index, raw["time"], _frozen(data, index))
     if etype == USER_MESSAGE:
-        data = raw["data"]
         mid = data.get("id") if isinstance(data, dict) else None
         return SessionEvent(etype, index, raw["time"], JsonObject((("id", mid if isinstance(mid, str) else ""),)))
-    return SessionEvent.from_json(raw, line_seq=index)
-
-
-def numbered(stream: BinaryIO) -> Iterator[tuple[int, bytes]]:
-    """(index, line) for every line; the index is the seq the line's event must carry (LOG-2)."""
-    return enumerate(stream)
+    # turn/* and step/*: the projection and the fates read the numbers only.
+    return SessionEvent(etype, index, raw["time"], JsonObject(_field(data, "turn") + _field(data, "step")))

@@ -45,7 +45,8 @@ def _sentences() -> dict[str, str]:
 
 
 def _index_of(v: Violation) -> int:
-    return v.seq if v.seq is not None else v.line - 1
+    """The offending line's index: its seq in a log whose prefix is valid (LOG-2), also when its own seq lies."""
+    return v.line - 1
 
 
 def highlight(v: Violation, sentences: dict[str, str], in_log: bool) -> Highlight:
@@ -54,7 +55,7 @@ def highlight(v: Violation, sentences: dict[str, str], in_log: bool) -> Highligh
         seq=_index_of(v) if in_log else None, line=v.line, rule=v.rule,
         sentence=sentences.get(v.rule, "(rule text not available)"), message=v.message, because=v.because,
         state=v.state.render() if v.state is not None else "(not known)",
-        context=tuple(r.seq if r.seq is not None else r.line - 1 for r in refs),
+        context=tuple(r.line - 1 for r in refs),
         context_text=tuple(r.render() for r in (v.context if v.context else ())),
     )
 
