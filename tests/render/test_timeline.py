@@ -94,7 +94,7 @@ def test_synthetic_sessions_match_the_model(tmp_path: Path, log: Log) -> None:
     assert [s.seq for s in timeline.splices] == splices
 
 
-@pytest.mark.rule("DECIDE-5", "DECIDE-6", "DECIDE-7", "DECIDE-8")
+@pytest.mark.rule("DECIDE-5", "DECIDE-6", "DECIDE-7", "DECIDE-8", "VARIANT-1")
 @pytest.mark.parametrize(("name", "decisions"), [
     ("S03-reject-first-prompt-second-queued", [(1, 1, "reject"), (2, 1, "enter [safe]"), (3, 1, "enter [wake]")]),
     ("S04-empty-enter-at-first-boundary", [(1, 1, "enter []")]),
@@ -103,11 +103,18 @@ def test_synthetic_sessions_match_the_model(tmp_path: Path, log: Log) -> None:
     ("S11-tool-continuation-without-steer", [(1, 1, "enter [A]"), (1, 2, "enter []")]),
     ("S14-rejection-at-later-boundary", [(1, 1, "enter [A]"), (1, 2, "reject")]),
     ("S22-request-retry-v0.1.5", [(1, 1, "enter [A]")]),
+    ("S18-cancel-from-step-start-observer-v0.1.1", [(1, 1, "enter [A]")]),
+    ("S18-cancel-from-step-start-observer-v0.1.5", [(1, 1, "enter [?]")]),  # VARIANT-1: not written yet
 ])
 def test_decisions_read_off_the_log(name: str, decisions: list[tuple[int, int, str]]) -> None:
     timeline = whole(VALID / f"{name}.events.jsonl")
     assert [(d.turn, d.step, d.label) for d in timeline.decisions] == decisions
     assert {d.source for d in timeline.decisions} == {"log"}
+
+
+def test_a_step_open_where_the_window_ends_may_have_more_entries() -> None:
+    timeline = build(VALID / "S13-continuation-rewritten-to-empty.events.jsonl", WindowSpec(first=0, last=5))
+    assert [d.label for d in timeline.decisions] == ["enter [A, ?]"]
 
 
 @pytest.mark.rule("DECIDE-1", "DECIDE-2")

@@ -4,7 +4,9 @@ A live recording observes every decision (``agent/pre-step`` records, :mod:`loop
 The log alone shows a boundary's *outcome*, and the picture reads the decision off it:
 
 * ``step/start`` — ``enter`` with the ids of the step's ``user/message`` events (DECIDE-8; none
-  for a continuation entered empty, DECIDE-6);
+  for a continuation entered empty, DECIDE-6).  A first step holds at least one (STEP-4); when its
+  entries are missing, v0.1.5 had not yet written them when an abort ended the step (VARIANT-1),
+  and the decision is drawn as ``enter [?]``;
 * ``turn/end blocked`` — ``reject`` (DECIDE-5);
 * at an open boundary (after ``turn/start``, or after a later boundary's claim) with no step
   opened: ``turn/end error`` — the listener ``threw`` (DECIDE-7); ``completed``/``max-tokens`` —
@@ -56,11 +58,12 @@ def from_log(
     entering: list[str] | None = None
     opened: tuple[int, int | None, int | None, str] | None = None  # the step/start being collected
 
-    def close_entry() -> None:
+    def close_entry(ended: bool = True) -> None:
         nonlocal entering, opened
         if opened is not None and entering is not None:
             seq, t, s, text = opened
-            out.append(Decision(seq, t, s, "enter", tuple(entering), "log", text))
+            written = ended and (bool(entering) or s != 1)
+            out.append(Decision(seq, t, s, "enter", tuple(entering), "log", text, written))
         entering, opened = None, None
 
     for event in seen:
@@ -92,5 +95,5 @@ def from_log(
             elif boundary and kind in NORMAL_ENDS:
                 out.append(Decision(event.index, turn, steps + 1, "enter", (), "log", event.json))
             turn, steps, boundary = None, 0, False
-    close_entry()
+    close_entry(ended=False)  # a step still open where the drawing ends may have more entries
     return tuple(out)

@@ -16,7 +16,10 @@ from loopspec.render.timeline import Bar, EventMark, Notice, Timeline
 
 GUTTER = 96.0
 COLUMN = 20.0
+WIDEST = 44.0
+SPREAD = 820.0  # a short log's columns widen to about this width, so its marks and labels breathe
 EDGE = 34.0
+CAP_LABEL = 64.0
 
 ColumnKind = Literal["before", "event", "notice", "after"]
 
@@ -66,6 +69,7 @@ class Layout:
 
 def _columns(timeline: Timeline) -> list[Column]:
     notices = sorted(timeline.notices, key=lambda n: (n.next_seq, n.order))
+    unit = min(WIDEST, max(COLUMN, SPREAD / max(1, len(timeline.events) + len(notices))))
     columns = [Column("before", timeline.first - 1, GUTTER, EDGE)]
     left = GUTTER + EDGE
     pending = 0
@@ -74,13 +78,13 @@ def _columns(timeline: Timeline) -> list[Column]:
         nonlocal left, pending
         while pending < len(notices) and notices[pending].next_seq <= position:
             notice = notices[pending]
-            columns.append(Column("notice", notice.next_seq, left, COLUMN, notice=notice))
-            left += COLUMN
+            columns.append(Column("notice", notice.next_seq, left, unit, notice=notice))
+            left += unit
             pending += 1
 
     for mark in timeline.events:
         notices_up_to(mark.first)
-        width = COLUMN if mark.count == 1 else COLUMN * 1.6
+        width = unit if mark.count == 1 else unit * 1.6
         columns.append(Column("event", mark.first, left, width, event=mark))
         left += width
     notices_up_to(timeline.last + 1)
@@ -113,7 +117,9 @@ def layout(timeline: Timeline) -> Layout:
     ends = Layout(tuple(columns), (), (), ())
     starts = {i: bar_start(ends, event_x, bar) for i, bar in enumerate(timeline.bars)}
     stops = {i: bar_end(ends, event_x, bar, timeline) for i, bar in enumerate(timeline.bars)}
-    rows, heights = _pack(timeline.bars, starts, stops)
+    # A claimed bar's cap carries a label (→T2.1, →T1 dropped): keep the row free for it.
+    room = {i: stops[i] + (CAP_LABEL if bar.fate == "claimed" else 8.0) for i, bar in enumerate(timeline.bars)}
+    rows, heights = _pack(timeline.bars, starts, room)
     return Layout(tuple(columns), tuple(rows), tuple(sorted(heights.items())), tuple(sorted(event_x.items())))
 
 

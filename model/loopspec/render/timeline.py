@@ -127,11 +127,14 @@ class Decision:
     ids: tuple[str, ...]
     source: Literal["log", "live"]
     detail: str
+    written: bool = True
+    """False when the drawn events may not hold all entries: a first step without any (VARIANT-1: an
+    abort came before v0.1.5 wrote them), or a step still open where the drawing ends."""
 
     @property
     def label(self) -> str:
         if self.kind == "enter":
-            return "enter [" + ", ".join(self.ids) + "]"
+            return "enter [" + ", ".join(self.ids + (() if self.written else ("?",))) + "]"
         return self.kind
 
 

@@ -55,10 +55,10 @@ def sectioned(title: str, sources: str, sections: tuple[Section, ...]) -> Callab
     return render
 
 
-def documents() -> tuple[GeneratedDoc, ...]:
-    """The generated documents, in the order they are written."""
+def documents(root: Path = REPO_ROOT) -> tuple[GeneratedDoc, ...]:
+    """The generated documents of the checkout at ``root``, in the order they are written."""
     # Imported here so that each document module may import Project from this package.
-    from loopspec.specdoc import diagrams
+    from loopspec.specdoc import diagrams, scenarios_page
     from loopspec.specdoc import events_page as events_doc
     from loopspec.specdoc import traceability_page as traceability_doc
 
@@ -73,6 +73,8 @@ def documents() -> tuple[GeneratedDoc, ...]:
         # Drawn from the executed lifecycle table by loopspec.specdoc.diagrams, which owns their layout.
         GeneratedDoc("docs/state-diagrams.md", lambda _: diagrams.diagrams_markdown()),
         GeneratedDoc("spec/lifecycle-table.json", lambda _: diagrams.table_json()),
+        # The scenarios' example logs drawn by loopspec.render (docs/scenarios/*.svg, docs/scenarios.md).
+        *scenarios_page.documents(root),
     )
 
 
@@ -83,7 +85,7 @@ def load_project(root: Path = REPO_ROOT) -> Project:
 
 def render_all(project: Project) -> dict[str, str]:
     """Repo-relative path -> full text of every generated document."""
-    return {doc.path: doc.render(project) for doc in documents()}
+    return {doc.path: doc.render(project) for doc in documents(project.root)}
 
 
 def stale_documents(project: Project) -> tuple[str, ...]:
