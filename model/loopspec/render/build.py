@@ -68,7 +68,7 @@ def build(
         decisions=found,
         notices=records.notices,
         before=lanes.outside(seen, 0, seen.first - 1),
-        after=lanes.outside(seen, seen.last + 1, seen.total - 1),
+        after=lanes.outside(seen, seen.last + 1, seen.total - 1, stop_seq),
         stop=seen.stop,
         highlight=highlight,
         cut=stop_seq,

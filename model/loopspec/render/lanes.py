@@ -78,10 +78,15 @@ def bands(scan: Scan) -> tuple[Band, ...]:
     return tuple(sorted(out, key=lambda b: (b.start if b.start is not None else -1, b.step is not None)))
 
 
-def outside(scan: Scan, first: int, last: int) -> Outside | None:
-    """Counts over seqs ``first``..``last`` (None when that part of the log is empty)."""
+def outside(scan: Scan, first: int, last: int, cut: int | None = None) -> Outside | None:
+    """Counts over seqs ``first``..``last`` (None when that part of the log is empty).
+
+    From ``cut`` on nothing was interpreted: a part lying there has only its events counted.
+    """
     if last < first:
         return None
+    if cut is not None and first >= cut:
+        return Outside(first, last, 0, 0, 0, 0, interpreted=False)
     turns = sum(1 for seq, etype, *_ in scan.boundaries if etype == TURN_START and first <= seq <= last)
     inserted = claimed = canceled = 0
     for fate in scan.fates:

@@ -64,7 +64,7 @@ def _cut(timeline: Timeline, f: Frame) -> list[str]:
     words = "not interpreted from here on"
     if timeline.stop is not None:
         words = f"[{timeline.stop.rule}] {timeline.stop.message} — {words}"
-    box += label(left + 4, f.rows_top + 2 - 8, words[:100], class_="cut-label")
+    box += label(left + 4, f.decisions + 16, words[:100], class_="cut-label")
     return [mark(words, box, class_="cut-mark", data_seq=timeline.cut)]
 
 

@@ -168,14 +168,19 @@ class Outside:
     inserted: int
     claimed: int
     canceled: int
+    interpreted: bool = True
+    """False past the point where the folds stopped: only the events are counted there."""
 
     @property
     def events(self) -> int:
         return self.last - self.first + 1
 
     def describe(self) -> str:
-        return (f"seq {self.first}–{self.last}: {self.events:,} event(s), {self.turns:,} turn(s) started, "
-                f"{self.inserted:,} message(s) inserted, {self.claimed:,} claimed, {self.canceled:,} discarded")
+        where = f"seq {self.first}–{self.last}: {self.events:,} event(s)"
+        if not self.interpreted:
+            return f"{where}, not interpreted"
+        return (f"{where}, {self.turns:,} turn(s) started, {self.inserted:,} message(s) inserted, "
+                f"{self.claimed:,} claimed, {self.canceled:,} discarded")
 
 
 @attrs.frozen
