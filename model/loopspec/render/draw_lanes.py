@@ -8,13 +8,16 @@ to the right edge (or to where the picture stops interpreting).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from loopspec.render.frame import LANE_ROW, LANE_TOP, ROW, Frame
 from loopspec.render.layout import bar_end, bar_start
 from loopspec.render.svg_text import element, label, mark
 from loopspec.render.timeline import Bar, SpliceMark, Timeline
 
-SYMBOL = {"insert": "+", "claim": "▲", "cancel": "✕", "replace": "⇄", "edit": "✎"}
-LANE_CLASS = {"next-turn": "nt", "next-step": "ns"}
+SYMBOL: Mapping[str, str] = MappingProxyType({"insert": "+", "claim": "▲", "cancel": "✕", "replace": "⇄", "edit": "✎"})
+LANE_CLASS: Mapping[str, str] = MappingProxyType({"next-turn": "nt", "next-step": "ns"})
 BAR = 10.0
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from loopspec.render.draw_lifecycle import fits
 from loopspec.render.frame import ROW, Frame
 from loopspec.render.layout import Column, x_before
 from loopspec.render.svg_text import element, label, mark
 from loopspec.render.timeline import Notice
 
-SYMBOL = {
+SYMBOL: Mapping[str, tuple[str, str]] = MappingProxyType({
     "agent/inbox/inserted": ("+", "n-inserted"),
     "agent/inbox/discarded": ("−", "n-discarded"),
     "agent/inbox/claimed": ("▲", "n-claimed"),
@@ -16,7 +19,7 @@ SYMBOL = {
     "agent/error": ("!", "n-error"),
     "agent/pre-step": ("◆", "n-prestep"),
     "note": ("✎", "n-note"),
-}
+})
 
 
 def _notice(f: Frame, column: Column, notice: Notice) -> str:

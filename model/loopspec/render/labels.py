@@ -6,12 +6,14 @@ Total over any JSON (never raises): a picture of an invalid log must still be dr
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from loopspec.log.events import SPLICED
 from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.render.timeline import Category, SpliceKind
 
-CATEGORY_OF_TYPE: dict[str, Category] = {
+CATEGORY_OF_TYPE: Mapping[str, Category] = MappingProxyType({
     SPLICED: "inbox",
     TURN_START: "lifecycle",
     TURN_END: "lifecycle",
@@ -19,7 +21,7 @@ CATEGORY_OF_TYPE: dict[str, Category] = {
     STEP_END: "lifecycle",
     USER_MESSAGE: "entry",
     END_SEED: "restart",
-}
+})
 CATEGORY_OF_PREFIX: tuple[tuple[str, Category], ...] = (("assistant/", "model"), ("request/", "model"),
                                                          ("tool/", "tool"))
 MAX_JSON = 4000

@@ -11,8 +11,9 @@ A public call is one notice from its ``op-begin`` to its ``op-end``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import attrs
 
@@ -53,14 +54,14 @@ def _ids(value: object) -> tuple[str, ...]:
 
 
 Record = dict[str, object]
-LABELS: dict[str, Callable[[Record], str]] = {
+LABELS: Mapping[str, Callable[[Record], str]] = MappingProxyType({
     "agent/inbox/inserted": lambda r: f"inserted {_id(r)}",
     "agent/inbox/discarded": lambda r: f"discarded {_id(r)}",
     "agent/inbox/claimed": lambda r: f"claimed {_id(r)} by turn {r.get('turn')}",
     "agent/status": lambda r: f"status {r.get('status')}",
     "agent/error": lambda r: f"error {r.get('turn')}.{r.get('step')}: {r.get('error')}",
     PRE_STEP: lambda r: _pre_step(r),
-}
+})
 
 
 def _pre_step(rec: dict[str, object]) -> str:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import attrs
 
@@ -27,7 +29,7 @@ PICTURES = Path("docs") / "scenarios"
 SECTION = "## Scenarios"
 SCENARIO_ID = re.compile(r"S[0-9]+")
 
-SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
+SCENARIOS: Mapping[str, tuple[str, tuple[str, ...]]] = MappingProxyType({
     "S1": ("One follow-up: a turn with one step", ("INPUT-2", "TURN-4", "CLAIM-1", "CLAIM-2", "DECIDE-8", "RESULT-1")),
     "S2": ("Two follow-ups at once chain into two turns", ("CHAIN-1", "CLAIM-1", "DECIDE-4")),
     "S3": ("A rejected first prompt; the one queued behind it waits for a wake",
@@ -55,7 +57,7 @@ SCENARIOS: dict[str, tuple[str, tuple[str, ...]]] = {
     "S23": ("Crash recovery: the open turn closed interrupted, the inbox kept",
             ("REPAIR-1", "REPAIR-2", "REPAIR-3", "REPAIR-4", "CLAIM-5")),
     "S24": ("Foreign events pass through", ("LOG-6",)),
-}
+})
 
 
 @attrs.frozen

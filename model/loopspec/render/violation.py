@@ -79,12 +79,10 @@ def page(result: LogResult, live: Path | None, sentences: dict[str, str]) -> str
         timeline = build(path, window, live=live, highlight=mark)
     heading = f"INVALID: [{first.rule}] at line {first.line}" + (
         f" and {len(result.violations) - 1} more violation(s)" if len(result.violations) > 1 else "")
-    body = render_page(timeline, window.describe(), heading=heading)
-    if len(result.violations) > 1:
-        more = "".join(f"<li><code>[{text(v.rule)}] {text(v.file)} line {v.line}: {text(v.message)}</code></li>"
-                       for v in result.violations[1:])
-        body = body.replace("</body>", f"<h2>Further violations</h2><ul>{more}</ul></body>")
-    return body
+    more = "".join(f"<li><code>[{text(v.rule)}] {text(v.file)} line {v.line}: {text(v.message)}</code></li>"
+                   for v in result.violations[1:])
+    return render_page(timeline, window.describe(), heading=heading,
+                       after=f"<h2>Further violations</h2><ul>{more}</ul>\n" if more else "")
 
 
 def _plain(title: str, message: str) -> str:
