@@ -69,8 +69,7 @@ def _bar(f: Frame, timeline: Timeline, bar: Bar, row: int, event_x: dict[int, fl
     body += _cap(bar, x2, y)
     if bar.fate == "claimed":
         body += _transfer(f, bar, x2, y)
-        tag = f"→T{bar.turn}" + (f".{bar.step}" if bar.step is not None else " dropped")
-        body += label(x2 + 4, y + BAR - 1, tag, class_="cap-label")
+        body += label(x2 + 4, y + BAR - 1, bar.tag, class_="cap-label")
     return mark(bar.describe(), body, class_=f"bar fate-{bar.fate}", data_id=bar.id, data_target=bar.target,
                 data_inserted=bar.inserted, data_left=bar.left, data_x1=x1, data_x2=x2,
                 data_entered=bar.entered_seq)

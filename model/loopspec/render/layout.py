@@ -19,7 +19,7 @@ COLUMN = 20.0
 WIDEST = 44.0
 SPREAD = 820.0  # a short log's columns widen to about this width, so its marks and labels breathe
 EDGE = 34.0
-CAP_LABEL = 64.0
+TAG_CHAR = 6.0  # advance of the 9px bold face, generously
 
 ColumnKind = Literal["before", "event", "notice", "after"]
 
@@ -118,7 +118,7 @@ def layout(timeline: Timeline) -> Layout:
     starts = {i: bar_start(ends, event_x, bar) for i, bar in enumerate(timeline.bars)}
     stops = {i: bar_end(ends, event_x, bar, timeline) for i, bar in enumerate(timeline.bars)}
     # A claimed bar's cap carries a label (→T2.1, →T1 dropped): keep the row free for it.
-    room = {i: stops[i] + (CAP_LABEL if bar.fate == "claimed" else 8.0) for i, bar in enumerate(timeline.bars)}
+    room = {i: stops[i] + 12.0 + TAG_CHAR * len(bar.tag) for i, bar in enumerate(timeline.bars)}
     rows, heights = _pack(timeline.bars, starts, room)
     return Layout(tuple(columns), tuple(rows), tuple(sorted(heights.items())), tuple(sorted(event_x.items())))
 

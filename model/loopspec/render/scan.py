@@ -88,6 +88,8 @@ class _Pass:
                 break
             if etype == TURN_END:
                 bounds.turn_ended(index + 1, offset + len(line))
+            elif etype == TURN_START:
+                bounds.turn_started()
             if etype in FATES_READ:
                 yield event
         for _ in found:  # only counted from here: the window may still reach past a stop

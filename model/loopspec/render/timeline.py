@@ -99,6 +99,13 @@ class Bar:
     def entered(self) -> bool:
         return self.entered_seq is not None
 
+    @property
+    def tag(self) -> str:
+        """The few characters beside a claimed bar's end: where it went (``→T2.1``, ``→T1 dropped``)."""
+        if self.fate != "claimed":
+            return ""
+        return f"→T{self.turn}" + (f".{self.step}" if self.step is not None else " dropped")
+
     def describe(self) -> str:
         where = f"{self.id} in {self.target}, inserted at seq {self.inserted}"
         if self.fate == "pending":
@@ -107,7 +114,7 @@ class Bar:
             return f"{where}; discarded (canceled) at seq {self.left}"
         taken = f"{where}; claimed at seq {self.left} by turn {self.turn}"
         if self.entered_seq is None:
-            return f"{taken}; dropped by the pre-step decision (never entered)"
+            return f"{taken}; never entered into a step (dropped by its decision, or the turn ended first)"
         return f"{taken}; entered into step {self.turn}.{self.step} at seq {self.entered_seq}"
 
 

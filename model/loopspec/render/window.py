@@ -48,12 +48,14 @@ class WindowSpec:
 class Bounds:
     """Where the window starts and ends, found in one pass; never part of a value."""
 
-    __slots__ = ("spec", "starts")
+    __slots__ = ("spec", "starts", "turned")
 
     def __init__(self, spec: WindowSpec) -> None:
         self.spec = spec
-        keep = max(1, spec.turns) + (1 if spec.around is None else 0)  # the trailing segment may be empty
+        # The trailing segment (after the last turn/end) may hold no turn: keep one more.
+        keep = max(1, spec.turns) + (1 if spec.around is None else 0)
         self.starts: deque[tuple[int, int]] = deque([(0, 0)], maxlen=None if spec.by_range else keep)
+        self.turned: deque[bool] = deque([False], maxlen=None if spec.by_range else keep)
 
     def range_start(self) -> int:
         """The index whose offset :meth:`at` must be given in range mode (-1: none needed)."""
@@ -69,6 +71,11 @@ class Bounds:
         if spec.by_range or (spec.around is not None and index > spec.around):
             return
         self.starts.append((index, offset))
+        self.turned.append(False)
+
+    def turn_started(self) -> None:
+        """The current segment holds a ``turn/start``."""
+        self.turned[-1] = True
 
     def window(self, total: int) -> tuple[int, int, int]:
         """``(first index, its byte offset, last index)``; first > last for an empty window."""
@@ -79,9 +86,12 @@ class Bounds:
                 last = min(last, spec.last)
             first, offset = self.starts[0] if spec.first is None or spec.first < total else (total, 0)
             return first, offset, last
-        starts = [s for s in self.starts if s[0] < total]  # a trailing segment without lines is no turn
+        segments = [(s, t) for s, t in zip(self.starts, self.turned, strict=True) if s[0] < total]
         if spec.around is not None:
             last = min(last, spec.around + spec.after)
-            starts = [s for s in starts if s[0] <= spec.around]
-        first, offset = starts[-spec.turns :][0] if starts else (0, 0)
+            segments = [(s, t) for s, t in segments if s[0] <= spec.around]
+            take = spec.turns
+        else:  # the last ``turns`` turns, with whatever follows the last of them
+            take = spec.turns + (1 if segments and not segments[-1][1] else 0)
+        first, offset = segments[-take:][0][0] if segments else (0, 0)
         return first, offset, last
