@@ -67,12 +67,9 @@ class FoldLines:
             complete = buf.count(b"\n", 1, cut + 1)
             if lines <= self.find < lines + complete:
                 self.offset_of = consumed + _nth_newline(buf, self.find - lines)
-            before, last = lines, 0
-            for found in _FOLD_LINE.finditer(buf, 0, cut + 1):
-                at, end = found.span()
-                if at >= cut:
-                    break
-                before += buf.count(b"\n", last, at)
+            before, last, count = lines, 0, buf.count
+            for at, end in [found.span() for found in _FOLD_LINE.finditer(buf, 0, cut)]:
+                before += count(b"\n", last, at)
                 last = at
                 yield before, consumed + at, buf[at + 1 : end + 1]
             lines += complete
