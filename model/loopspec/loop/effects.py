@@ -139,7 +139,28 @@ def _enter_messages(work: Work, _: str) -> None:
 
 def _step_end(work: Work, _: str) -> None:
     work.write(rec.step_end(work.run.turn, work.run.step))
-    work.set_run(step_open=False)
+    work.set_run(step_open=False, calls=())
+
+
+def _call_tool(work: Work, _: str) -> None:
+    # RESULT-2: the step's model answer announces a call, and its tool may start; the step stays open.
+    result, run = work.result, work.run
+    assert result is not None
+    call = rec.call_id(run.turn, run.step, len(run.calls) + 1)
+    work.write(rec.tool_announcement(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+    if result.started:
+        work.write(rec.tool_call(run.turn, run.step, call))
+    work.set_run(calls=(*run.calls, (call, result.started)))
+
+
+def _answer_calls(work: Work, _: str) -> None:
+    # A finishing step's tools have run: each pending call is started (if it had not) and answered (LOG-4).
+    run = work.run
+    for call, started in run.calls:
+        if not started:
+            work.write(rec.tool_call(run.turn, run.step, call))
+        work.write(rec.tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+    work.set_run(calls=())
 
 
 def _set_turn_ends(work: Work, _: str) -> None:
@@ -191,6 +212,8 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "step-start": _step_start,
     "enter-messages": _enter_messages,
     "step-end": _step_end,
+    "call-tool": _call_tool,
+    "answer-calls": _answer_calls,
     "set-turn-ends": _set_turn_ends,
     "repair": _repair,
     "end-seed": _end_seed,

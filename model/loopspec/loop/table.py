@@ -89,10 +89,12 @@ TABLE: tuple[Row, ...] = (
     # ---- a step's result ----
     Row(STEPPING, "step-result", "aborted", ("step-end", "end-turn:aborted"), TURN_ENDED, ("CANCEL-3", "STEP-2")),
     Row(STEPPING, "step-result", "retry", (), STEPPING, ("RESULT-3",)),
+    # A point inside the step: the model announced a tool call (and its tool may have started).
+    Row(STEPPING, "step-result", "tool-call", ("call-tool",), STEPPING, ("RESULT-2", "REPAIR-1")),
     Row(STEPPING, "step-result", "failed", ("step-end", "agent-error", "end-turn:error"), TURN_ENDED,
         ("RESULT-3", "STEP-2", "END-2")),
     # Tool-produced context was already inserted while the step ran (stepping/edit rows, RESULT-2).
-    Row(STEPPING, "step-result", "finished", ("step-end", "set-turn-ends"), BOUNDARY,
+    Row(STEPPING, "step-result", "finished", ("answer-calls", "step-end", "set-turn-ends"), BOUNDARY,
         ("RESULT-1", "RESULT-2", "STEP-2")),
     # ---- after a step: stop, or the next boundary ----
     Row(BOUNDARY, "auto", "stopping-due", (), STOPPING, ("RESULT-4",)),

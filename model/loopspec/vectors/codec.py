@@ -68,7 +68,7 @@ def encode_command(c: cmd.Command) -> Json:
         return {"op": "decide", "listeners": [encode_listener(x) for x in c.listeners]}
     if isinstance(c, cmd.StepResult):
         return {"op": "step-result", "kind": c.kind, "context": encode_messages(c.context), "conclude": c.conclude,
-                "retry": c.retry, "error": c.error, "code": c.code}
+                "retry": c.retry, "error": c.error, "code": c.code, "started": c.started}
     if isinstance(c, cmd.TurnStopping):
         return {"op": "turn-stopping", "actions": [encode_command(a) for a in c.actions], "raises": c.raises}
     assert isinstance(c, cmd.Restart)
@@ -119,7 +119,7 @@ def _decode_answer(op: str, raw: object, where: str) -> cmd.Command:
         items = read_list(o.get("listeners", []), f"{where}.listeners")
         return cmd.Decide(tuple(decode_listener(x, f"{where}.listeners[{i}]") for i, x in enumerate(items)))
     if op == "step-result":
-        o = read_object(raw, where, ("op", "kind"), ("context", "conclude", "retry", "error", "code"))
+        o = read_object(raw, where, ("op", "kind"), ("context", "conclude", "retry", "error", "code", "started"))
         kind = read_str(o["kind"], f"{where}.kind")
         if kind not in cmd.STEP_KINDS:
             raise CodecError(f"{where}.kind: one of {list(cmd.STEP_KINDS)}, got {kind!r}")
@@ -130,6 +130,7 @@ def _decode_answer(op: str, raw: object, where: str) -> cmd.Command:
             read_bool(o.get("retry", False), f"{where}.retry"),
             read_str(o.get("error", "step failed"), f"{where}.error"),
             read_str(o.get("code", "UNKNOWN"), f"{where}.code"),
+            read_bool(o.get("started", True), f"{where}.started"),
         )
     if op == "turn-stopping":
         o = read_object(raw, where, ("op",), ("actions", "raises"))
