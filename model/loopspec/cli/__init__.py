@@ -11,7 +11,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors")
+SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors",
+               "loopspec.cli.explore")
 
 
 def build_parser() -> argparse.ArgumentParser:
