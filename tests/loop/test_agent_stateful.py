@@ -268,6 +268,17 @@ class AgentMachine(RuleBasedStateMachine):
             )
             assert after.phase == STEPPING
             return
+        if command.kind == "tool-start":  # the oldest announced call not started yet starts
+            waiting = [call for call, started in run.calls if not started][:1]
+            assert (got, after.phase) == ([tool_call(run.turn, run.step, c) for c in waiting], STEPPING)
+            return
+        if command.kind == "tool-result":  # the oldest pending call is answered (started first if it was not)
+            expected: list[Shape] = []
+            for call, started in run.calls[:1]:
+                expected += [tool_call(run.turn, run.step, call)] * (not started)
+                expected.append(tool_result(run.turn, run.step, call))
+            assert (got, after.phase) == (expected, STEPPING)
+            return
         if command.kind in ("fail", "request-error"):
             assert got == [step_end, error_end(run.turn, command.error, command.code)]  # RESULT-3
             return

@@ -126,6 +126,8 @@ class Agent {
     }
     if (result.kind === 'request-error' && result.retry) return undefined; // RESULT-3: same step
     if (result.kind === 'tool-call') return this.callTool(result.started); // a point inside the step
+    if (result.kind === 'tool-start') return this.startCall(); // an announced call's tool starts
+    if (result.kind === 'tool-result') return this.answerCalls(1); // one tool finished, the step goes on
     if (result.kind === 'fail' || result.kind === 'request-error') {
       this.closeStep();
       return this.fail(result.error, result.code);
@@ -188,16 +190,29 @@ class Agent {
     return undefined;
   }
 
-  // A finishing step's tools have run: start any call that had not, then answer each (LOG-4).
-  answerCalls() {
+  // The oldest announced call whose tool had not started starts.
+  startCall() {
     const run = this.run;
-    for (const { id, started } of run.calls) {
+    const waiting = run.calls.find((c) => !c.started);
+    if (waiting === undefined) return undefined;
+    this.session.append('tool/call', { turn: run.turn, step: run.step, callId: waiting.id, name: 'tool', arguments: '{}' });
+    waiting.started = true;
+    return undefined;
+  }
+
+  // Tools finished (the oldest `count` pending calls; all by default): start any call that had not,
+  // then answer each (LOG-4).
+  answerCalls(count = Infinity) {
+    const run = this.run;
+    const done = run.calls.slice(0, count);
+    for (const { id, started } of done) {
       if (!started) this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' });
       const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text: 'done' }], isError: false }];
       const message = { id: `tool-result-${id}`, role: 'user', source: { kind: 'tool', callId: id }, content };
       this.session.append('tool/result', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append' });
     }
-    run.calls = [];
+    run.calls = run.calls.slice(done.length);
+    return undefined;
   }
 
   closeStep() {

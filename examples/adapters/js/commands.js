@@ -6,7 +6,7 @@ class BadRequest extends Error {}
 
 const TARGETS = ['next-turn', 'next-step'];
 const JS_NUMBER_STRINGS = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
-const STEP_KINDS = ['stop', 'max-tokens', 'tool-calls', 'tool-call', 'request-error', 'fail'];
+const STEP_KINDS = ['stop', 'max-tokens', 'tool-calls', 'tool-call', 'tool-start', 'tool-result', 'request-error', 'fail'];
 
 function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -8,6 +8,7 @@ state as the log says, which re-synchronises the checker after a violation under
 from __future__ import annotations
 
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
+from loopspec.check.step_calls import calls_left_open
 from loopspec.log.events import MAX_SAFE_INTEGER, is_safe_integer
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
@@ -128,13 +129,21 @@ def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int
         elif kind in REPAIR_ENDS:
             _check_closer_time(st, event, "turn/end " + kind)
         elif kind:
+            if kind in NORMAL_ENDS:
+                calls_left_open(st, f"turn/end {kind}")
             _check_end_at_phase(st, kind)
     _close_turn(st, kind)
 
 
 def _check_end_at_phase(st: CheckState, kind: str) -> None:
     first = st.steps_in_turn == 0
-    if st.phase == CLAIM_DUE:
+    if st.phase == CLAIM_DUE and st.claim_batch:
+        # CLAIM-2: one synchronous call writes a claim's records; only a crash (interrupted) cuts it.
+        st.violate("CLAIM-2", f"turn/end {kind} between the records of one claim",
+                   f"The boundary's claim already took {len(st.claim_batch)} message(s) and still owes its "
+                   "next-turn part; a claim writes all its records in one synchronous call, with no abort check "
+                   "or failure in between.")
+    elif st.phase == CLAIM_DUE:
         if kind == "aborted" or (kind == "error" and not first):
             return
         if kind in NORMAL_ENDS and not first:
@@ -165,6 +174,7 @@ def _check_closer_time(st: CheckState, event: dict[str, object], what: str) -> N
 
 
 def _close_turn(st: CheckState, kind: str) -> None:
+    st.unanswered = ()
     if st.turn is None:
         st.expect_end_seed = kind in REPAIR_ENDS
         return
@@ -204,6 +214,7 @@ def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: i
     elif step >= 0 and step != expected:
         st.violate("STEP-1", f"step/start {turn}.{step}, but the next step of turn {st.turn} is {expected}",
                    "Step numbers restart at 1 in each turn and count only opened steps.")
+    calls_left_open(st, f"step/start {turn}.{step}")
     if st.phase == CLAIM_DUE:
         st.violate("CLAIM-6", f"step/start {turn}.{step} before the boundary's claim",
                    f"The inbox held {st.pending_text()} at this boundary, so the claim records come first and the "
@@ -233,6 +244,7 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
                    "step/end must name exactly the open turn and step.")
     st.step = None
     st.model_started = False
+    st.unanswered = tuple(sorted(st.announced | st.calls))  # LOG-10, judged by what comes next
     st.calls = set()
     st.announced = set()
     st.claim_batch = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, SpliceEffect
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
+from loopspec.check.step_calls import calls_left_open
 from loopspec.data.errors import InvalidEvent
 
 _FOLD_WHY = {
@@ -57,6 +58,7 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
+    calls_left_open(st, "a public edit")  # LOG-10: a step that left calls open ends its turn at once
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = "turn/start" if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
@@ -91,6 +93,7 @@ def _claim_complete(st: CheckState) -> None:
 
 
 def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
+    calls_left_open(st, "the next boundary's claim")
     first = st.steps_in_turn == 0
     what = f"a claim (pure deletion without outcome) of {effect.removed_n} from {effect.target} at start {effect.start}"
     if st.phase == CLAIM_DUE:

@@ -72,6 +72,7 @@ class CheckState:
         "step",
         "steps_in_turn",
         "turn",
+        "unanswered",
         "violations",
     )
 
@@ -99,6 +100,7 @@ class CheckState:
         self.model_started = False
         self.calls: set[str] = set()  # LOG-4: tool/call ids of the open step
         self.announced: set[str] = set()
+        self.unanswered: tuple[str, ...] = ()  # LOG-10: calls the last closed step left unanswered
         self.send_since_end = False  # TURN-5: a send-shaped insertion since the last turn/end or end-seed
         self.chain = False  # CHAIN-1 allows the next turn/start
         self.latch = False  # CANCEL-4 allows the next turn/start

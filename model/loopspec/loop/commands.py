@@ -49,7 +49,7 @@ class Decide:
     listeners: tuple[Listener, ...] = ()
 
 
-STEP_KINDS = ("stop", "max-tokens", "tool-calls", "tool-call", "request-error", "fail")
+STEP_KINDS = ("stop", "max-tokens", "tool-calls", "tool-call", "tool-start", "tool-result", "request-error", "fail")
 
 
 @attrs.frozen
@@ -63,6 +63,11 @@ class StepResult:
       more tool call and, when ``started``, its tool began; the step stays open, so a crash here
       leaves the call unanswered for crash repair (REPAIR-1).  The step's finishing result answers
       every pending call (RESULT-2);
+    * ``tool-start`` — a point inside the step: the oldest announced call whose tool had not
+      started starts (``tool/call``); none such, nothing written;
+    * ``tool-result`` — also a point inside the step: the oldest pending call's tool finished (it
+      is started first if it had not been) and its ``tool/result`` is written; nothing pending,
+      nothing written;
     * ``request-error`` — the request failed; ``retry`` is the handler's answer;
     * ``fail`` — any other failure inside the step.
     """

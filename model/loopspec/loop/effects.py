@@ -153,13 +153,36 @@ def _call_tool(work: Work, _: str) -> None:
     work.set_run(calls=(*run.calls, (call, result.started)))
 
 
-def _answer_calls(work: Work, _: str) -> None:
-    # A finishing step's tools have run: each pending call is started (if it had not) and answered (LOG-4).
+def _answer(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
     run = work.run
-    for call, started in run.calls:
+    for call, started in calls:
         if not started:
             work.write(rec.tool_call(run.turn, run.step, call))
         work.write(rec.tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+
+
+def _start_call(work: Work, _: str) -> None:
+    # An announced call's tool starts: the oldest one not started yet (REPAIR-1 then owes TOOL_OUTCOME_UNKNOWN).
+    run = work.run
+    waiting = [i for i, (_, started) in enumerate(run.calls) if not started]
+    if waiting:
+        call = run.calls[waiting[0]][0]
+        work.write(rec.tool_call(run.turn, run.step, call))
+        calls = list(run.calls)
+        calls[waiting[0]] = (call, True)
+        work.set_run(calls=tuple(calls))
+
+
+def _answer_call(work: Work, _: str) -> None:
+    # One tool finished: the oldest pending call is started (if it had not been) and answered (LOG-4).
+    calls = work.run.calls
+    _answer(work, calls[:1])
+    work.set_run(calls=calls[1:])
+
+
+def _answer_calls(work: Work, _: str) -> None:
+    # A finishing step's tools have run: each pending call is started (if it had not) and answered (LOG-4).
+    _answer(work, work.run.calls)
     work.set_run(calls=())
 
 
@@ -213,6 +236,8 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "enter-messages": _enter_messages,
     "step-end": _step_end,
     "call-tool": _call_tool,
+    "start-call": _start_call,
+    "answer-call": _answer_call,
     "answer-calls": _answer_calls,
     "set-turn-ends": _set_turn_ends,
     "repair": _repair,

@@ -70,6 +70,16 @@ def tool_call(work: Work) -> bool:
     return work.result is not None and work.result.kind == "tool-call"
 
 
+def tool_start(work: Work) -> bool:
+    """RESULT-2: an announced call's tool started; the step stays open while it runs."""
+    return work.result is not None and work.result.kind == "tool-start"
+
+
+def tool_result(work: Work) -> bool:
+    """RESULT-2: one of the step's tools finished; the step stays open for the others."""
+    return work.result is not None and work.result.kind == "tool-result"
+
+
 def finished(work: Work) -> bool:
     """A step's result that is neither a retry nor a failure; at turn-stopping, nothing steered in."""
     if work.result is not None:
@@ -112,6 +122,8 @@ GUARDS: Mapping[str, Guard] = MappingProxyType({
     "enter": enter,
     "retry": retry,
     "tool-call": tool_call,
+    "tool-start": tool_start,
+    "tool-result": tool_result,
     "failed": raised,
     "finished": finished,
     "extended": extended,

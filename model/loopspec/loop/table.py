@@ -91,6 +91,8 @@ TABLE: tuple[Row, ...] = (
     Row(STEPPING, "step-result", "retry", (), STEPPING, ("RESULT-3",)),
     # A point inside the step: the model announced a tool call (and its tool may have started).
     Row(STEPPING, "step-result", "tool-call", ("call-tool",), STEPPING, ("RESULT-2", "REPAIR-1")),
+    Row(STEPPING, "step-result", "tool-start", ("start-call",), STEPPING, ("RESULT-2", "REPAIR-1")),
+    Row(STEPPING, "step-result", "tool-result", ("answer-call",), STEPPING, ("RESULT-2", "LOG-4")),
     Row(STEPPING, "step-result", "failed", ("step-end", "agent-error", "end-turn:error"), TURN_ENDED,
         ("RESULT-3", "STEP-2", "END-2")),
     # Tool-produced context was already inserted while the step ran (stepping/edit rows, RESULT-2).

@@ -86,6 +86,7 @@ class Alphabet:
             out += [cmd.StepResult("tool-calls", context), cmd.StepResult("tool-calls", context, conclude=True)]
         out += [
             cmd.StepResult("tool-call"), cmd.StepResult("tool-call", started=False),
+            cmd.StepResult("tool-start"), cmd.StepResult("tool-result"),
             cmd.StepResult("request-error", retry=True), cmd.StepResult("request-error", code="RATE_LIMITED"),
             cmd.StepResult("fail"),
         ]

@@ -154,7 +154,7 @@ class Generator:
             return cmd.Decide(tuple(self.listener(agent) for _ in range(self.ch.integer(0, 2))))
         if which == "step-result":
             kind = self.ch.pick(("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail",
-                                 "tool-call", "tool-call"))
+                                 "tool-call", "tool-call", "tool-start", "tool-result"))
             # The flags are always drawn, so a choice keeps its meaning while shrinking, and used
             # only by the kind they belong to (StepResult refuses them elsewhere).
             conclude, retry = self.ch.integer(0, 3) == 0, self.ch.pick((True, False))
