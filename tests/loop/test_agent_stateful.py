@@ -262,7 +262,7 @@ class AgentMachine(RuleBasedStateMachine):
             assert (got, after.phase) == ([], STEPPING)  # RESULT-3: retried inside the same step
             return
         if command.kind == "tool-call":  # a point inside the step: the call is announced, maybe started
-            call = f"call-{run.turn}.{run.step}.{len(run.calls) + 1}"
+            call = f"call-{run.turn}.{run.step}.{run.announced + 1}"
             assert got == [announcement(run.turn, run.step, call)] + [tool_call(run.turn, run.step, call)] * (
                 command.started
             )

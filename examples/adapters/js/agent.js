@@ -77,7 +77,7 @@ class Agent {
     const turn = this.lastTurn + 1; // TURN-1
     this.session.append('turn/start', { turn });
     this.lastTurn = turn;
-    this.run = { turn, step: 0, stepOpen: false, aborted: false, abort: null, wakeRequested: false, turnEnds: null, batch: [], calls: [] };
+    this.run = { turn, step: 0, stepOpen: false, aborted: false, abort: null, wakeRequested: false, turnEnds: null, batch: [], calls: [], announced: 0 };
     this.boundary(NEXT_TURN); // TURN-4
   }
 
@@ -181,7 +181,8 @@ class Agent {
   // The model's answer announced a tool call (assistant/message); with `started` its tool began.
   callTool(started) {
     const run = this.run;
-    const id = `call-${run.turn}.${run.step}.${run.calls.length + 1}`;
+    run.announced += 1; // numbered over the whole step, answered or not
+    const id = `call-${run.turn}.${run.step}.${run.announced}`;
     const block = { type: 'tool-call', id, name: 'tool', arguments: '{}' };
     const message = { id: `assistant-${id}`, role: 'assistant', content: [block], source: { kind: 'model' } };
     this.session.append('assistant/message', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append' });
@@ -220,6 +221,7 @@ class Agent {
     this.session.append('step/end', { turn: run.turn, step: run.step }); // STEP-2
     run.stepOpen = false;
     run.calls = [];
+    run.announced = 0;
   }
 
   fail(message, code) {

@@ -139,18 +139,18 @@ def _enter_messages(work: Work, _: str) -> None:
 
 def _step_end(work: Work, _: str) -> None:
     work.write(rec.step_end(work.run.turn, work.run.step))
-    work.set_run(step_open=False, calls=())
+    work.set_run(step_open=False, calls=(), announced=0)
 
 
 def _call_tool(work: Work, _: str) -> None:
     # RESULT-2: the step's model answer announces a call, and its tool may start; the step stays open.
     result, run = work.result, work.run
     assert result is not None
-    call = rec.call_id(run.turn, run.step, len(run.calls) + 1)
+    call = rec.call_id(run.turn, run.step, run.announced + 1)  # numbered over the whole step, answered or not
     work.write(rec.tool_announcement(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
     if result.started:
         work.write(rec.tool_call(run.turn, run.step, call))
-    work.set_run(calls=(*run.calls, (call, result.started)))
+    work.set_run(calls=(*run.calls, (call, result.started)), announced=run.announced + 1)
 
 
 def _answer(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:

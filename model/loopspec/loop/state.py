@@ -26,6 +26,7 @@ class RunningTurn:
     * ``turn_ends`` — the reason the last step set (``completed``/``max-tokens``; sticky max-tokens);
     * ``batch`` — the claimed batch awaiting its pre-step decision;
     * ``calls`` — the open step's tool calls awaiting their ``tool/result``: ``(call id, started)``;
+    * ``announced`` — how many tool calls the open step has announced (the next call's number);
     * ``ended`` / ``normal_exit`` / ``failure`` — what the just-written ``turn/end`` was, read by
       the ``turn-ended`` choice, and the failure an ``error`` end reports.
     """
@@ -38,6 +39,7 @@ class RunningTurn:
     turn_ends: str | None = None
     batch: Messages = ()
     calls: tuple[tuple[str, bool], ...] = ()
+    announced: int = 0
     ended: str | None = None
     normal_exit: bool = False
     failure: Frozen = None

@@ -148,6 +148,15 @@ class Alphabet:
         return kept
 
     def _entries(self, agent: Agent) -> list[Entry]:
+        parts = self._signature(agent)
+        signature = (tuple(parts), self.classes)
+        whole = self._whole.get(signature)
+        if whole is None:
+            whole = self._whole[signature] = [e for part in parts for e in self._group(self._keyed(part, agent.inbox))]
+        return whole
+
+    def _signature(self, agent: Agent) -> list[Hashable]:
+        """The parts of the alphabet at ``agent``, each named by what its commands depend on."""
         inbox, run, phase = agent.inbox, agent.running, agent.phase
         kinds = self.kinds
         parts: list[Hashable] = []
@@ -168,14 +177,10 @@ class Alphabet:
             parts.append(("restart",))
         if sc.WRONG in kinds:
             parts.append(("wrong", phase))
-        signature = (tuple(parts), self.classes)
-        whole = self._whole.get(signature)
-        if whole is None:
-            whole = self._whole[signature] = [e for part in parts for e in self._part(part, inbox)]
-        return whole
+        return parts
 
-    def _part(self, part: Hashable, inbox: InboxState) -> list[Entry]:
-        """One part of the alphabet, its commands grouped into classes (see the module docstring)."""
+    def _keyed(self, part: Hashable, inbox: InboxState) -> list[tuple[Hashable, cmd.Command]]:
+        """One part of the alphabet, each command with its class key (see the module docstring)."""
         assert isinstance(part, tuple)
         name = part[0]
         keyed: list[tuple[Hashable, cmd.Command]]
@@ -195,15 +200,17 @@ class Alphabet:
             keyed = [(("restart",), cmd.Restart())]
         else:
             keyed = self._wrong(part[1])
-        return self._group(keyed)
+        return keyed
 
-    def commands(self, agent: Agent) -> list[cmd.Command]:
-        """Every command of the scope at ``agent``, each class member listed (for tests)."""
-        saved, self.classes = self.classes, False
-        try:
-            return [c for c, _ in self.entries(agent)]
-        finally:
-            self.classes = saved
+    def members(self, agent: Agent) -> list[list[cmd.Command]]:
+        """Every class of commands at ``agent`` with all its members (the tests step each member)."""
+        out: list[list[cmd.Command]] = []
+        for part in self._signature(agent):
+            classes: dict[Hashable, list[cmd.Command]] = {}
+            for key, command in self._keyed(part, agent.inbox):
+                classes.setdefault(key, []).append(command)
+            out += classes.values()
+        return out
 
     def _group(self, keyed: list[tuple[Hashable, cmd.Command]]) -> list[Entry]:
         if not self.classes:

@@ -52,5 +52,5 @@ class Scope:
 SCOPES: Mapping[str, Scope] = MappingProxyType({
     "dev": Scope(1, 4),
     "ci": Scope(2, 6),
-    "thorough": Scope(2, 7),
+    "thorough": Scope(3, 7),
 })
