@@ -17,6 +17,7 @@ import pytest
 
 from loopspec.cli import main
 from loopspec.explore.run import explore
+from loopspec.loop import commands as cmd
 from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
 from loopspec.statespace.model_space import shortest_witnesses
@@ -28,12 +29,12 @@ from loopspec.vectors.observation import observation_difference
 SMALL = Scope(1, 4)
 
 
-def _fired_pairs(commands: tuple[object, ...]) -> tuple[list[tuple[str, str]], int]:
+def _fired_pairs(commands: tuple[cmd.Command, ...]) -> tuple[list[tuple[str, str]], int]:
     """Every consecutive pair of rows the commands fire, and where the last command's rows begin."""
-    agent, rows, last = Agent(), [], 0
+    agent, rows, last = Agent(), list[str](), 0
     for command in commands:
         last = len(rows)
-        transition = step(agent, command)  # type: ignore[arg-type]
+        transition = step(agent, command)
         agent, rows = transition.agent, rows + list(transition.fired)
     return list(itertools.pairwise(rows)), last
 
