@@ -21,7 +21,7 @@ def test_the_profile_scope_section_is_up_to_date() -> None:
     expected = exploration_doc.render_section(SCOPE_NAME, profile_exploration())
     sections = exploration_doc.read_sections(DOC.read_text(encoding="utf-8"))
     assert SCOPE_NAME in sections, f"docs/exploration.md has no section for scope {SCOPE_NAME}"
-    assert sections[SCOPE_NAME] == expected + "\n", (
+    assert sections[SCOPE_NAME] == expected, (
         f"run `loopspec explore --scope {SCOPE_NAME} --write-doc` to regenerate docs/exploration.md")
 
 

@@ -16,6 +16,7 @@ TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}
 NUMBERS = ("turn", "step")
 REPAIR_ENDS = frozenset({"interrupted", "forked"})  # crash repair, and v0.1.7's fork cut
 END_KINDS = frozenset({"completed", "max-tokens", "blocked", "aborted", "error"}) | REPAIR_ENDS
+REASON_KEYS = {"aborted": frozenset({"kind", "reason"}), "error": frozenset({"kind", "error"})}  # END-1
 
 
 def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbers: tuple[str, ...]) -> list[int]:
@@ -108,6 +109,11 @@ def _reason(st: CheckState, data: object) -> str:
     elif kind == "error" and not isinstance(reason.get("error") if isinstance(reason, dict) else None, dict):
         st.violate("END-1", "error turn end without an error object",
                    "An error end carries the failure ({message, code}) that ended the turn.")
+    if kind in END_KINDS and isinstance(reason, dict) and not reason.keys() <= REASON_KEYS.get(kind, {"kind"}):
+        extra = sorted(set(reason) - REASON_KEYS.get(kind, {"kind"}))
+        st.violate("END-1", f"turn end reason {kind!r} carries {extra}",
+                   "The loop writes each reason with its own fields only: the cause of an aborted end, the failure "
+                   "of an error end, nothing else.")
     return kind
 
 

@@ -104,7 +104,9 @@ def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: in
         return
     _model_side(st, "tool/call")
     call = data.get("callId") if isinstance(data, dict) else None
-    if isinstance(call, str):
+    if not isinstance(call, str):
+        st.violate("LOG-10", f"tool/call names no call: callId {call!r}", LOG_10_WHY)
+    else:
         if call not in st.announced or call in st.calls:  # LOG-10: a call starts once, after its announcement
             what = "again" if call in st.calls else "though no assistant/message of the step announced it"
             st.violate("LOG-10", f"tool/call starts call {call!r} {what}", LOG_10_WHY)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from loopspec.explore.emission import EDITS, EMISSION
 from loopspec.explore.invariants import HEADLINE
+from loopspec.explore.judge import MAX_EVENTS, MAX_STATES
 from loopspec.explore.run import Exploration
 from loopspec.explore.space import LOG_RULES, RAISES
 from loopspec.loop.table import CHOICES, TABLE
@@ -36,7 +37,24 @@ everything a future command or verdict depends on). On every transition it check
 {chr(10).join(f"- {name}" for name in INVARIANTS)}
 
 A broken invariant stops the search with the shortest command sequence that breaks it, written as
-a vector case. What follows is what each documented scope proved.
+a vector case (`--counterexample FILE`); `--witnesses DIR` writes a shortest execution per row pair
+as a vector case; `--jobs N` partitions each level's frontier over N processes (the counts do not
+change). Commands the model provably cannot tell apart are stepped once per class (equal normalized
+splice coordinates, equal listener-chain outcomes, cause-less cancels) and commands differing only
+in unused ids once; `tests/explore` checks both reductions against stepping every command.
+
+## The same search as a judge: `loopspec check --exhaustive`
+
+The search also decides a log: it is valid exactly when some run of the model writes it
+(`model/loopspec/explore/judge.py`). The log fixes almost every command (`judge_moves.py`); the
+search covers step outcomes, listener outcomes, cancels and causes, restarts, and crash points
+between any two appends. Bounds: logs of at most {MAX_EVENTS} events and {MAX_STATES:,} searched
+states (else exit 2, "unknown"). Outside its scope (exit 2, "unsupported"): v0.1.5's entry placement
+(VARIANT-1), a replacing `tool/result`, and a listener or observer acting inside what the model does
+as one command; the model call's own traffic (`request/*`, `assistant/chunk`, text answers) is
+passed over where the model's step is open.
+
+What each documented scope proved:
 """
 
 

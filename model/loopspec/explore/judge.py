@@ -223,7 +223,7 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
         view.append(tuple(name(b.get("id")) for b in content if isinstance(b, dict) and b.get("type") == "tool-call")
                     if isinstance(content, list) else None)
     elif kind == TOOL_CALL:
-        view.append(name(data.get("callId")))
+        view += [name(data.get("callId")), "sourceEventSeqs" in event]  # LOG-9: never derived
     elif kind == TOOL_RESULT:
         source = message.get("source")
         content = message.get("content")
@@ -237,7 +237,11 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
 
 
 def call_numbers(events: list[dict[str, object]]) -> list[dict[str, int]]:
-    """For each event, its step's tool-call ids numbered by first appearance (for :func:`tool_view`)."""
+    """For each event, its step's tool-call ids numbered by first appearance (for :func:`tool_view`).
+
+    Ids are read where each tool event names them: an ``assistant/message``'s tool-call blocks, a
+    ``tool/call``'s ``callId``, a ``tool/result``'s blocks and source.
+    """
     out: list[dict[str, int]] = []
     calls: dict[str, int] = {}
     for event in events:
@@ -245,22 +249,26 @@ def call_numbers(events: list[dict[str, object]]) -> list[dict[str, int]]:
         if kind in ("step/start", "step/end", "turn/start", "turn/end"):
             calls = {}
         elif kind in TOOL_TYPES:
-            data = event.get("data")
-            data = data if isinstance(data, dict) else {}
-            message = data.get("message") if isinstance(data.get("message"), dict) else {}
-            assert isinstance(message, dict)
-            ids: list[object] = [data.get("callId")]
-            content = message.get("content")
-            for block in content if isinstance(content, list) else ():
-                if isinstance(block, dict):
-                    ids += [block.get("id"), block.get("toolCallId")]
-            source = message.get("source")
-            ids.append(source.get("callId") if isinstance(source, dict) else None)
-            for call in ids:
+            for call in _named_calls(event):
                 if isinstance(call, str) and call not in calls:
                     calls[call] = len(calls)
         out.append(calls)
     return out
+
+
+def _named_calls(event: dict[str, object]) -> list[object]:
+    data = event.get("data")
+    data = data if isinstance(data, dict) else {}
+    if event.get("type") == TOOL_CALL:
+        return [data.get("callId")]
+    message = data.get("message")
+    message = message if isinstance(message, dict) else {}
+    content = message.get("content")
+    blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    if event.get("type") == ASSISTANT_MESSAGE:
+        return [b.get("id") for b in blocks if b.get("type") == "tool-call"]
+    source = message.get("source")
+    return [*(b.get("toolCallId") for b in blocks), source.get("callId") if isinstance(source, dict) else None]
 
 
 def _number(value: object) -> object:

@@ -91,6 +91,8 @@ class Moves:
                 error = self._error(pos)
                 if error is not None:
                     out.append(cmd.StepResult("fail", error=error[0], code=error[1]))
+                elif self.ends[pos] is None:  # the log ends inside a failing step's closing
+                    out.append(cmd.StepResult("fail"))
         elif phase == STOPPING and kind in (TURN_END, SPLICED):
             out.append(cmd.TurnStopping())
             error = self._error(pos)

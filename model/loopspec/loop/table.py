@@ -28,6 +28,9 @@ in ``spec/decisions.md``):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
@@ -113,9 +116,20 @@ TABLE: tuple[Row, ...] = (
 )
 
 
+def _index(table: tuple[Row, ...]) -> Mapping[tuple[str, str], tuple[Row, ...]]:
+    index: dict[tuple[str, str], tuple[Row, ...]] = {}
+    for row in table:
+        index[(row.phase, row.input)] = (*index.get((row.phase, row.input), ()), row)
+    return MappingProxyType(index)
+
+
+# Read-only: the table's rows by (phase, input), in table order (every command looks its input up).
+_ROWS = _index(TABLE)
+
+
 def rows_for(phase: str, input_name: str) -> tuple[Row, ...]:
     """The candidate rows of ``(phase, input)`` in table order; empty means INPUT-4 refuses."""
-    return tuple(row for row in TABLE if row.phase == phase and row.input == input_name)
+    return _ROWS.get((phase, input_name), ())
 
 
 def to_json() -> dict[str, object]:
