@@ -1,0 +1,86 @@
+"""One exploration of a scope: the search, the coverage it reached, the summary.
+
+:func:`explore` runs :func:`loopspec.statespace.search.breadth_first` over the exploration space
+(in this process, or partitioned over worker processes by :mod:`.parallel`) and returns an
+:class:`Exploration`: the counts, the lifecycle-table rows and row pairs reached (with shortest
+witnesses), and the first broken invariant with its shortest command sequence, if any.
+"""
+
+from __future__ import annotations
+
+import time
+
+import attrs
+
+from loopspec.explore.invariants import Problem
+from loopspec.explore.space import ExplorationSpace
+from loopspec.loop import commands as cmd
+from loopspec.loop.table import TABLE
+from loopspec.statespace.pairs import Commands, Pair, RowPairs
+from loopspec.statespace.scope import Scope
+from loopspec.statespace.search import breadth_first
+
+
+@attrs.frozen
+class Counterexample:
+    """A broken invariant and the shortest command sequence that breaks it."""
+
+    commands: tuple[cmd.Command, ...]
+    problem: Problem
+
+
+@attrs.frozen
+class Exploration:
+    """What one exploration found.  ``complete``: every execution up to the depth was searched."""
+
+    scope: Scope
+    states: int
+    transitions: int
+    commands: int
+    depth: int
+    levels: tuple[int, ...]
+    complete: bool
+    closed: bool
+    seconds: float
+    cpu_seconds: float
+    workers: int
+    rows: dict[str, Commands] = attrs.field(eq=False)
+    pairs: dict[Pair, Commands] = attrs.field(eq=False)
+    counterexample: Counterexample | None = None
+
+    @property
+    def rates(self) -> tuple[float, float]:
+        """Distinct states per second of wall-clock time and per second of CPU time (summed over workers)."""
+        return self.states / max(self.seconds, 1e-9), self.states / max(self.cpu_seconds, 1e-9)
+
+    def missing_rows(self) -> list[str]:
+        return [row.key for row in TABLE if row.key not in self.rows]
+
+
+def explore(
+    scope: Scope,
+    *,
+    classes: bool = True,
+    workers: int = 1,
+    max_states: int | None = None,
+    seconds: float | None = None,
+) -> Exploration:
+    """Search every execution of ``scope``, checking every invariant on every transition."""
+    if workers > 1:
+        from loopspec.explore.parallel import explore_parallel
+
+        return explore_parallel(scope, workers, classes=classes, max_states=max_states, seconds=seconds)
+    started, cpu = time.perf_counter(), time.process_time()
+    pairs = RowPairs(scope.depth)
+    deadline = None if seconds is None else started + seconds
+    out = breadth_first(ExplorationSpace(scope, classes=classes), scope.depth, arrive=pairs.arrive,
+                        max_states=max_states, deadline=deadline)
+    found = None
+    if out.found is not None:
+        assert isinstance(out.found.problem, Problem)
+        found = Counterexample(out.found.path, out.found.problem)
+    return Exploration(
+        scope, out.states, out.transitions, out.commands, out.depth, tuple(out.levels), out.complete, out.closed,
+        time.perf_counter() - started, time.process_time() - cpu, 1, pairs.row_witnesses(), pairs.pair_witnesses(),
+        found,
+    )
