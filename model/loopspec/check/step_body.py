@@ -79,7 +79,13 @@ def on_user_message(st: CheckState, event: dict[str, object], data: object, seq:
 
 
 def on_system_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    _names_open_step(st, "system/message", data)  # VARIANT-1: may precede user/message (v0.1.5)
+    if not _names_open_step(st, "system/message", data):
+        return
+    if st.entered and not st.model_started:  # VARIANT-1: v0.1.5 commits system messages before the entries
+        st.violate("VARIANT-1", f"system/message after the user/message(s) of step {st.turn}.{st.step}, before its "
+                   "model call", "v0.1.1 writes no system/message and appends the entered messages right after "
+                   "step/start; v0.1.5 commits the system messages first and then the entered ones. No version "
+                   "writes a system/message between a step's entries and its model call.")
 
 
 def on_request(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
