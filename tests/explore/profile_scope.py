@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import os
 
-from loopspec.explore.run import Exploration, explore
+from loopspec.explore.result import Exploration
+from loopspec.explore.run import explore
 from loopspec.statespace.scope import SCOPES
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")

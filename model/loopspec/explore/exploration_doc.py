@@ -14,7 +14,7 @@ from pathlib import Path
 from loopspec.explore.emission import EDITS, EMISSION
 from loopspec.explore.invariants import HEADLINE
 from loopspec.explore.judge import MAX_EVENTS, MAX_STATES
-from loopspec.explore.run import Exploration
+from loopspec.explore.result import Exploration
 from loopspec.explore.space import LOG_RULES, RAISES
 from loopspec.loop.table import CHOICES, TABLE
 from loopspec.statespace.scope import KINDS, SCOPES

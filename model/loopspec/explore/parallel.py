@@ -23,7 +23,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from loopspec.explore.invariants import Problem
-from loopspec.explore.run import Counterexample, Exploration
+from loopspec.explore.result import Counterexample, Exploration
 from loopspec.explore.space import ExplorationSpace, State
 from loopspec.loop import commands as cmd
 from loopspec.statespace.pairs import Commands, Pair

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loopspec.explore.run import Exploration
+from loopspec.explore.result import Exploration
 from loopspec.loop.table import TABLE
 from loopspec.statespace.pairs import Commands, Pair
 from loopspec.vectors.case import CaseSpec, build_case, case_text
