@@ -8,7 +8,6 @@ aside, which :class:`~loopspec.check.verdict.LogResult` leaves out of equality).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -23,6 +22,8 @@ def _results(paths: Sequence[Path], options: CheckOptions, jobs: int) -> Iterato
     if jobs <= 1 or len(paths) <= 1:
         yield from map(work, paths)
         return
+    from concurrent.futures import ProcessPoolExecutor  # only when forking: it costs start-up time
+
     chunk = max(1, min(64, len(paths) // (jobs * 8)))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         yield from pool.map(work, paths, chunksize=chunk)
