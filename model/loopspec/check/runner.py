@@ -9,8 +9,10 @@ violation.
 from __future__ import annotations
 
 import gc
+import os
 import time
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -26,14 +28,33 @@ NOT_A_LOG = ("not a session log: no line of it is a JSON object, even forgiving 
              "NaN (a session log holds one event object per line)")
 
 
+DECODER_VARIABLE = "LOOPSPEC_CHECK_DECODER"
+
+
+def _typed_scan() -> Callable[[BinaryIO, LogChecker], int] | None:
+    """The fast path's scan (:mod:`loopspec.check.fastpath`), unless msgspec is missing or
+    ``LOOPSPEC_CHECK_DECODER=general`` asks for the general path (the tests run both)."""
+    if os.environ.get(DECODER_VARIABLE) == "general":
+        return None
+    try:
+        from loopspec.check.fastpath import scan as typed
+    except ImportError:  # pragma: no cover - msgspec is a dependency; a broken install still checks
+        return None
+    return typed
+
+
 def scan(stream: BinaryIO, checker: LogChecker) -> int:
     """Feed every line of ``stream`` to ``checker``; the number of lines read.
 
-    This loop is the checker's hot path.  It decides the commonest event, a streamed chunk that
+    The typed fast path (:func:`loopspec.check.fastpath.scan`) when it is available; otherwise
+    this loop, the checker's hot path over dicts.  It decides the commonest event, a streamed chunk that
     names the open step of a step past its entry block (LOG-3, STEP-3), with local variables
     only, copying the checker's state in and out around every call to the general path,
     :meth:`LogChecker.feed_event`; the test suite checks both paths give the same verdicts.
     """
+    typed = _typed_scan()
+    if typed is not None:
+        return typed(stream, checker)
     loads = fast_loads
     general = checker.feed_event
     lo, hi = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
