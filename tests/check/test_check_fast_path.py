@@ -136,12 +136,21 @@ def test_fast_scan_reaches_the_general_paths_state(lines: list[bytes]) -> None:
 def test_check_file_is_the_same_with_the_fallback(tmp_path: Path, lines: list[bytes]) -> None:
     path = tmp_path / "x.events.jsonl"
     path.write_bytes(b"".join(lines))
-    fast = check_file(path, ALL)
     with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(runner.DECODER_VARIABLE, "typed")
+        assert runner._typed_scan(0) is fastpath.scan
+        fast = check_file(path, ALL)
         patch.setenv(runner.DECODER_VARIABLE, "general")
-        assert runner._typed_scan() is None
+        assert runner._typed_scan(2 * runner.TYPED_MIN_BYTES) is None
         general = check_file(path, ALL)
     assert fast == general
+
+
+def test_the_typed_path_is_chosen_by_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default a small log is not worth msgspec's import; a large one is."""
+    monkeypatch.delenv(runner.DECODER_VARIABLE, raising=False)
+    assert runner._typed_scan(runner.TYPED_MIN_BYTES - 1) is None
+    assert runner._typed_scan(runner.TYPED_MIN_BYTES) is fastpath.scan
 
 
 def _repeats(line: bytes) -> bool:

@@ -43,6 +43,7 @@ def test_check_of_an_empty_log_imports_nothing_heavy(tmp_path: Path) -> None:
     _, modules = _loaded("check", str(empty))
     assert "loopspec.check.runner" in modules  # the probe did run the checker
     assert _heavy(modules) == []
+    assert "msgspec" not in modules  # the typed path pays its import only on a large log
 
 
 def test_check_of_a_log_with_a_violation_imports_nothing_heavy(tmp_path: Path) -> None:
