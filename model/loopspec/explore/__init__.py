@@ -14,7 +14,8 @@ The search is :mod:`loopspec.statespace`'s; this layer adds what it checks and r
 * :mod:`.report`, :mod:`.exploration_doc` — the counterexample as a vector case, the witnesses,
   ``docs/exploration.md``;
 * :mod:`.judge` — the second user of the same search: trace validation of a log (``loopspec check
-  --exhaustive``).
+  --exhaustive``), with :mod:`.judge_moves` (the commands a log allows), :mod:`.judge_compare`
+  (what "writes exactly this event" means) and :mod:`.judge_scope` (what it cannot decide).
 
 Layer: above :mod:`loopspec.vectors` and :mod:`loopspec.check`; only :mod:`loopspec.cli` imports it.
 """

@@ -36,6 +36,18 @@ everything a future command or verdict depends on). On every transition it check
 
 {chr(10).join(f"- {name}" for name in INVARIANTS)}
 
+Why one state per key is enough. (1) A command's effect reads the phase, both lists, the running
+turn and whether the log ends with `session/end-seed`; a restart also reads the open turn, step and
+pending tool calls and folds the inbox and the turn count out of the log, and those are checked
+equal to the live state at every state, so by induction along each path they are in the key too.
+(2) The checker's verdict on later events reads only the slots of its state that the key holds; the
+ones it leaves out only report or number, and its fold of the inbox is checked equal to the model's.
+(3) Turn numbers, `seq` and `time` only number: the rules compare them for succession or equality
+with the event before, which shifting all of them keeps. (4) The model never looks into a message
+id and the alphabet is closed under renaming ids, so states equal up to a renaming behave alike. Hence
+two states with one key have the same futures up to renaming and numbering, and every transition
+check depends only on the key and the command: checking one representative checks them all.
+
 A broken invariant stops the search with the shortest command sequence that breaks it, written as
 a vector case (`--counterexample FILE`); `--witnesses DIR` writes a shortest execution per row pair
 as a vector case; `--jobs N` partitions each level's frontier over N processes (the counts do not
