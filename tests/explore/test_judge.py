@@ -224,7 +224,20 @@ def test_the_judge_finds_the_checker_gaps_of_issue_12(family: str) -> None:
     judged = judge_events(list(log))
     assert judged.status == "invalid", judged.reason
     assert recognise(log, judged.seq or 0)
-    assert checker_verdict(log) == "valid"  # PENDING-CHECKER-BRANCH: flip to "invalid" at merge
+    assert checker_verdict(log) == CHECKER_VERDICTS[family]
+
+
+# What the checker says of each family now that its branch has landed.  Two remain valid for the
+# checker, each with its reason: crash repair that skipped a synthetic result looks exactly like an
+# abort cut by a crash between its two appends (decisions.md G1); and the model writes no
+# assistant/message, so in a model-shaped log the settled end of a turn is invisible to the
+# checker (RESULT-6 reads the step's own answer).  The judge, which knows the model, rejects both.
+CHECKER_VERDICTS = {
+    "first step entering nothing, ending normally": "invalid",
+    "new turn after an abort with no possible latch": "invalid",
+    "repair without synthetic tool results": "valid",
+    "step after a turn-ending step": "valid",
+}
 
 
 def test_check_exhaustive_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
