@@ -99,7 +99,8 @@ def test_cases_validate_and_match_the_manifest(suite: Path) -> None:
     manifest = json.loads((suite / "manifest.json").read_text())
     assert manifest["format"] == "loopspec-suite/1"
     assert manifest["protocol"] == "loopspec-adapter/1"
-    assert manifest["counts"]["cases"] == len(manifest["cases"]) == len(rule_cases()) + len(TABLE) + 8
+    counts = manifest["counts"]
+    assert counts["cases"] == len(manifest["cases"]) == len(rule_cases()) + len(TABLE) + 8 + counts["pair"]
     for entry in manifest["cases"]:
         data = (suite / entry["path"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == entry["sha256"]

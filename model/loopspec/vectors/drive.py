@@ -32,6 +32,7 @@ from loopspec.vectors.codec import encode_command
 from loopspec.vectors.command_gen import Generator
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
+from loopspec.vectors.swarm import Swarm
 
 T = TypeVar("T")
 
@@ -51,9 +52,15 @@ class DrawChooser:
 
 
 @st.composite
-def command_for(draw: st.DrawFn, agent: Agent, serial: int) -> cmd.Command:
+def command_for(draw: st.DrawFn, agent: Agent, serial: int, swarm: Swarm | None = None) -> cmd.Command:
     """One command as one Hypothesis draw, so the shrinker can delete or simplify it as a unit."""
-    return Generator(DrawChooser(draw), serial).next_command(agent)
+    return Generator(DrawChooser(draw), serial, swarm).next_command(agent)
+
+
+@st.composite
+def swarms(draw: st.DrawFn) -> Swarm:
+    """An example's command mix, drawn first so it shrinks toward the plain generator's."""
+    return Swarm.draw(DrawChooser(draw))
 
 
 class Disagreement(AssertionError):
@@ -154,16 +161,19 @@ def minimize(adapter: Adapter, commands: tuple[cmd.Command, ...], budget: int = 
 
 
 def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
-          time_budget: float | None = None, shrink_budget: float = 20.0) -> DriveReport:
+          time_budget: float | None = None, shrink_budget: float = 20.0, shrink: bool = True) -> DriveReport:
     """Run up to ``examples`` sequences of up to ``steps`` commands, stopping after ``time_budget`` s.
 
     Hypothesis' shrink gets at most ``shrink_budget`` s (within the overall budget); the final
-    greedy deletion pass is bounded by its own replay count.
+    greedy deletion pass is bounded by its own replay count.  Without ``shrink`` the first failing
+    sequence is reported as found, and ``examples`` is how many examples it took to find it.
     """
     session = _Session(time_budget, shrink_budget)
 
+    phases = (Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate)
+
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-              phases=(Phase.explicit, Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck),
+              phases=phases, suppress_health_check=list(HealthCheck),
               verbosity=Verbosity.quiet, report_multiple_bugs=False, print_blob=False)
     @hypothesis.seed(seed)
     @given(st.data())
@@ -171,11 +181,12 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
         session.check_clock()
         session.ran += 1
         agent = Agent()
+        swarm = data.draw(swarms())  # this example's command mix (command_gen.Swarm)
         sent: list[cmd.Command] = []
         try:
             adapter.reset()
             for _ in range(steps):
-                command = data.draw(command_for(agent, 10 * len(sent)))
+                command = data.draw(command_for(agent, 10 * len(sent), swarm))
                 sent.append(command)
                 agent, expected = observe(agent, command)
                 diff = _compare(adapter, agent, command, expected)
@@ -198,6 +209,9 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
         return DriveReport(session.ran, None, commands, failure.report())
     if not session.failing:
         return DriveReport(session.ran)
+    if not shrink:
+        first = session.failing[0]
+        return DriveReport(session.ran, replay(adapter, first) or "not reproducible on replay", first)
     try:
         commands = minimize(adapter, session.failing[-1])
         message = replay(adapter, commands)
