@@ -108,6 +108,11 @@ ALPHABET: Mapping[str, Builder] = MappingProxyType({
     "retry": lambda _: cmd.StepResult("request-error", retry=True),
     "request-error": lambda _: cmd.StepResult("request-error"),
     "fail": lambda _: cmd.StepResult("fail"),
+    # Tool calls inside a step, one point at a time (announce, start, answer): the crash points of REPAIR-1.
+    "tool-call": lambda _: cmd.StepResult("tool-call"),
+    "tool-call-announced": lambda _: cmd.StepResult("tool-call", started=False),
+    "tool-start": lambda _: cmd.StepResult("tool-start"),
+    "tool-result": lambda _: cmd.StepResult("tool-result"),
     "stopping": _stopping(),
     "stopping-steers": _stopping(_steer),
     "stopping-injects": _stopping(_inject),
