@@ -48,7 +48,7 @@ from vectors.mutants.handler import Mutant, installed
 
 MAX_SHRUNK = 8
 FIND_BUDGET = 60.0  # seconds to find a disagreement; every mutant needs well under 5 s
-SHRINK_BUDGET = 10.0  # seconds of Hypothesis shrinking (room for a loaded machine); a greedy deletion pass follows
+SHRINK_BUDGET = 30.0  # seconds of Hypothesis shrinking (room for a loaded machine); a greedy deletion pass follows
 LAUNCHER = REPO / "tests" / "vectors" / "mutants" / "run.py"
 V2_SKIP = "shows only in protocol v2's observation (notification order, event times); un-skip when v2 lands"
 
