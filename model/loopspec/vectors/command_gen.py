@@ -23,7 +23,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
@@ -34,10 +34,14 @@ from loopspec.loop.state import Agent
 from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 from loopspec.vectors.command_hints import hinted
 
-if TYPE_CHECKING:  # the swarm module reads this module's option tuples
-    from loopspec.vectors.swarm import Swarm
-
 T = TypeVar("T")
+
+
+class Swarm(Protocol):
+    """What a generator asks of an example's swarm (:class:`loopspec.vectors.swarm.Swarm`); named
+    here as a protocol because the swarm module reads this module's option tuples."""
+
+    def mix(self, name: str, options: Sequence[T], labels: Sequence[str] | None = None) -> Sequence[T]: ...
 
 # A small id pool makes duplicates, same-id replacements and misses frequent (SPLICE-3, SPLICE-9).
 ID_POOL = ("a", "b", "c", "d", "e", "f")

@@ -13,21 +13,42 @@ swarm can favour hints and a kind of hint like any other choice.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 import attrs
 
-from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
 from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
 
-if TYPE_CHECKING:  # the generator calls into this module
-    from loopspec.vectors.command_gen import Generator
+T = TypeVar("T")
+
+
+class _Chooser(Protocol):
+    def pick(self, options: Sequence[T]) -> T: ...
+
+    def integer(self, low: int, high: int) -> int: ...
+
+
+class Generator(Protocol):
+    """What a hint asks of :class:`loopspec.vectors.command_gen.Generator`, which calls into this
+    module (named as a protocol so the two modules do not import each other)."""
+
+    @property
+    def ch(self) -> _Chooser: ...
+
+    def choose(self, name: str, options: Sequence[T], labels: Sequence[str] | None = None) -> T: ...
+
+    def msg(self, agent: Agent | None = None, mid: str | None = None) -> UserMessage: ...
+
+    def msgs(self, agent: Agent | None, most: int) -> Messages: ...
+
+    def answer(self, agent: Agent, which: str) -> cmd.Command: ...
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 STARTS: tuple[JsNumber, ...] = (-1, -2, -1.5, -0.5, -0.0, 1.5, math.nan, -math.inf)
