@@ -10,6 +10,7 @@ from vectors.mutants import (
     decide_bugs,
     edit_bugs,
     end_bugs,
+    identity_bugs,
     inbox_bugs,
     lifecycle_bugs,
     notify_bugs,
@@ -52,8 +53,8 @@ FIRST: tuple[Mutant, ...] = (
 """The first mutants, one per rule the first suite was known to catch (drive shrinks each of them)."""
 
 MUTANTS: tuple[Mutant, ...] = (
-    FIRST + edit_bugs.MUTANTS + notify_bugs.MUTANTS + turn_bugs.MUTANTS + decide_bugs.MUTANTS + end_bugs.MUTANTS
-    + restart_bugs.MUTANTS + record_bugs.MUTANTS
+    FIRST + edit_bugs.MUTANTS + identity_bugs.MUTANTS + notify_bugs.MUTANTS + turn_bugs.MUTANTS
+    + decide_bugs.MUTANTS + end_bugs.MUTANTS + restart_bugs.MUTANTS + record_bugs.MUTANTS
 )
 """Every mutant: at least one per rule the protocol can show broken, over every area of the spec."""
 BY_NAME = {m.name: m for m in MUTANTS}

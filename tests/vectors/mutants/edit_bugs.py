@@ -1,13 +1,13 @@
-"""Mutants of the inbox's edits: normalization, records, duplicate checks, replace/remove, identity.
+"""Mutants of the inbox's edits: normalization, records, duplicate checks, replace/remove.
 
-Spec areas NORM, SPLICE and DATA.  Each wraps (or re-states in a few lines) one function of
-:mod:`loopspec.inbox.operations`, one lifecycle effect, or how an event is written out; the originals
-are captured at import, before any patch is installed.
+Spec areas NORM and SPLICE (identity and the reported state, DATA, are in :mod:`.identity_bugs`).
+Each wraps (or re-states in a few lines) one function of :mod:`loopspec.inbox.operations`, one
+lifecycle effect, or how an event is written out; the originals are captured at import, before
+any patch is installed.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Iterable
 
@@ -21,11 +21,8 @@ from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
 from loopspec.loop import commands as cmd
 from loopspec.loop import effects as model_effects
 from loopspec.loop.effects import EFFECTS
-from loopspec.loop.state import Agent
 from loopspec.loop.work import Work
-from loopspec.vectors.adapter import reference
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.observation import state_of
 from vectors.mutants import hallmarks as h
 from vectors.mutants.handler import Mutant, Patch, effect_patch
 from vectors.mutants.witnesses import different_start, splices
@@ -36,8 +33,6 @@ model_normalize = normalize
 model_replace = ops.replace
 model_locate = ops.locate
 model_edit = EFFECTS["edit"]
-model_insert_redirected = EFFECTS["insert-redirected"]
-model_state_of = state_of
 model_event_json = SessionEvent.to_json
 MINUS_ZERO_TEXT = "session event \"agent/inbox/spliced\" carries non-JSON-serializable data"
 
@@ -203,87 +198,6 @@ def _replace_checks_before_removing(state: InboxState, message_id: MessageId, ne
     return model_replace(state, message_id, new)
 
 
-# ---- identity and state (DATA-1 … DATA-5) ----
-
-
-def _locate_ignoring_case(state: InboxState, message_id: MessageId) -> tuple[InboxTarget, int] | None:
-    """Bug: ids are compared case-insensitively, so 'msg' addresses 'Msg' (DATA-1)."""
-    wanted = message_id.value.casefold()
-    for target in (NT, NS):
-        for index, message in enumerate(state.lane(target)):
-            if message.id.value.casefold() == wanted:
-                return target, index
-    return None
-
-
-def _strip(message: UserMessage) -> UserMessage:
-    body = message.to_json()
-    return UserMessage.from_json({k: body[k] for k in ("id", "role", "content", "source") if k in body})
-
-
-def _mutate_drops_unknown_fields(
-    state: InboxState, target: InboxTarget, start: JsNumber, delete_count: JsNumber, inserted: Messages,
-    *, canceled: bool,
-) -> ops.InboxOutcome:
-    """Bug: messages are stored as a typed struct that has no room for unknown fields (DATA-2)."""
-    return model_mutate(state, target, start, delete_count, tuple(_strip(m) for m in inserted), canceled=canceled)
-
-
-def _unknown_field_lost(expected: Json, actual: Json) -> bool:
-    return json.dumps(expected).count("unknown field") > json.dumps(actual).count("unknown field")
-
-
-def _camel_case_targets(event: dict[str, object]) -> dict[str, object]:
-    """Bug: the target enum is written by its member name in camelCase (DATA-3)."""
-    payload = event.get("data")
-    if event.get("type") == SPLICED and isinstance(payload, dict):
-        names = {"next-turn": "nextTurn", "next-step": "nextStep"}
-        event["data"] = {**payload, "target": names.get(str(payload.get("target")), payload.get("target"))}
-    return event
-
-
-def _foreign_target(expected: Json, actual: Json) -> bool:
-    return any(s.get("target") not in ("next-turn", "next-step") for s in splices(actual))
-
-
-def _state_in_insertion_order(agent: Agent) -> Json:
-    """Bug: the inbox is a map id -> list, so each list is reported in insertion order (DATA-4)."""
-    inserted_at: dict[object, int] = {}
-    for event in agent.log.events:
-        if event.type == SPLICED:
-            for m in InboxSpliced.from_data(event.data).inserted:
-                inserted_at[m.id] = event.seq
-    out = model_state_of(agent)
-    inbox = agent.inbox
-    out["inbox"] = {
-        lane.value: [m.to_json() for m in sorted(inbox.lane(lane), key=lambda m: inserted_at.get(m.id, -1))]
-        for lane in (NT, NS)
-    }
-    return out
-
-
-def _lanes_reordered(expected: Json, actual: Json) -> bool:
-    return sorted(map(str, h.pending(expected))) == sorted(map(str, h.pending(actual))) and h.pending(
-        expected) != h.pending(actual)
-
-
-def _insert_redirected_unchecked(work: Work, arg: str) -> None:
-    """Bug: the after-abort redirect into next-turn skips the walk over next-step (DATA-5)."""
-    inbox = work.agent.inbox
-    hidden = attrs.evolve(work.agent, inbox=inbox.with_lane(NS, ()))
-    real, work.agent = work.agent, hidden
-    try:
-        model_insert_redirected(work, arg)
-    except CommandRefused:
-        work.agent = real
-        raise
-    work.agent = attrs.evolve(work.agent, inbox=work.agent.inbox.with_lane(NS, inbox.next_step))
-
-
-def _duplicate_accepted(expected: Json, actual: Json) -> bool:
-    return (h.refused(expected, "SPLICE-3") and h.accepted(actual)) or h.accepted_instead(expected, actual)
-
-
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("start-floors", "NORM-1", "the start is floored instead of truncated",
            (_ops("normalize", _normalize_floors),), lambda e, a: different_start(e, a) or h.accepted_instead(e, a)),
@@ -308,14 +222,4 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("replace-same-id-refused", "SPLICE-9", "a replacement by the same id is refused as a duplicate",
            (_ops("replace", _replace_checks_before_removing),),
            lambda e, a: h.accepted(e) and (h.refused(a, "SPLICE-3") or h.mentions(a, "is already pending"))),
-    Mutant("ids-case-insensitive", "DATA-1", "replace and remove compare ids ignoring case",
-           (_ops("locate", _locate_ignoring_case),), lambda e, a: e.get("value") is False and a.get("value") is True),
-    Mutant("unknown-fields-dropped", "DATA-2", "messages lose the fields the implementation does not know",
-           (_ops("mutate", _mutate_drops_unknown_fields),), _unknown_field_lost),
-    Mutant("target-camel-case", "DATA-3", "records name the target nextTurn / nextStep",
-           (output_patch(_camel_case_targets),), _foreign_target),
-    Mutant("lanes-in-insertion-order", "DATA-4", "the state lists each inbox list in insertion order",
-           (Patch(reference, "state_of", _state_in_insertion_order),), _lanes_reordered),
-    Mutant("redirect-skips-duplicate-check", "DATA-5", "a redirected waking send is not checked against next-step",
-           (effect_patch({"insert-redirected": _insert_redirected_unchecked}),), _duplicate_accepted),
 )

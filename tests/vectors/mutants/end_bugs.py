@@ -32,6 +32,14 @@ def _turn_ends_last_step_wins(work: Work, arg: str) -> None:
     model_set_turn_ends(work, arg)
 
 
+def _max_tokens_forgotten(expected: Json, actual: Json) -> bool:
+    """The turn ends completed where the model ends it max-tokens, or after a later tool step the model
+    stops the turn (max-tokens still set) where the mutant asks for another decision."""
+    ended = "max-tokens" in h.end_kinds(expected) and "completed" in h.end_kinds(actual)
+    phases = [(h.state(o) or {}).get("phase") for o in (expected, actual)]
+    return ended or phases == ["stopping", "deciding"]
+
+
 def _prelude_prepends_tool_context(work: Work, command: cmd.Command) -> None:
     """Bug: tool context is unshifted onto next-step instead of appended at its end (RESULT-2)."""
     run = work.agent.running
@@ -136,8 +144,7 @@ def _aborted_without_cause(cause: Frozen) -> Frozen:
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("max-tokens-not-sticky", "RESULT-1", "a later stop step overwrites max-tokens",
-           (effect_patch({"set-turn-ends": _turn_ends_last_step_wins}),),
-           lambda e, a: "max-tokens" in h.end_kinds(e) and "completed" in h.end_kinds(a)),
+           (effect_patch({"set-turn-ends": _turn_ends_last_step_wins}),), _max_tokens_forgotten),
     Mutant("tool-context-prepended", "RESULT-2", "tool context is unshifted onto next-step",
            (Patch(model_agent, "_prelude", _prelude_prepends_tool_context),), _context_moved),
     Mutant("retry-opens-new-step", "RESULT-3", "a retried request error closes the step and opens another",
