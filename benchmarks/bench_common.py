@@ -51,12 +51,13 @@ def _structural(events: int, pending: int, seed: int) -> Iterator[dict[str, obje
             return
 
 
-def write_log(path: Path, shape: str, events: int, pending: int = 3, seed: int = 1) -> int:
-    """Write a log of ``shape`` (``structural`` or ``chunks``); the number of events written."""
+def write_log(path: Path, shape: str, events: int, pending: int = 3, seed: int = 1, chunks: int = 40) -> int:
+    """Write a log of ``shape`` (``structural``, or ``chunks``: ``chunks`` to twice that many deltas
+    per step); the number of events written."""
     if shape == "structural":
         source = _structural(events, pending, seed)
     elif shape == "chunks":
-        source = generate(random.Random(seed).randrange, events, chunks=40, backlog=pending)
+        source = generate(random.Random(seed).randrange, events, chunks=chunks, backlog=pending)
     else:
         raise ValueError(f"unknown log shape {shape!r}")
     count = 0
@@ -128,12 +129,14 @@ def parse_ratio(shape: str, goal: float, default_events: int = 1_000_000) -> Non
     parser.add_argument("--events", type=int, default=default_events)
     parser.add_argument("--repeat", type=int, default=5, help="alternating runs of each side (medians compared)")
     parser.add_argument("--keep", type=Path, help="write the log here instead of a temporary directory")
+    if shape == "chunks":
+        parser.add_argument("--chunks", type=int, default=40, help="streamed deltas per step: N to 2N")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         where = args.keep or Path(scratch)
         where.mkdir(parents=True, exist_ok=True)
         log = where / f"{shape}.events.jsonl"
-        events = write_log(log, shape, args.events)
+        events = write_log(log, shape, args.events, chunks=getattr(args, "chunks", 40))
         print(f"{machine()}")
         print(f"log: {events:,} events ({shape}), {log.stat().st_size / 1e6:.0f} MB")
         times = interleaved({"bare": lambda: bare_parse(log), "check": lambda: check(log)}, args.repeat)

@@ -23,7 +23,8 @@ from loopspec.check.verdict import CheckOptions, LogResult
 
 Progress = Callable[[int, int], None]
 # Below this much input one process wins: at the checker's slowest (about 25 MB/s, logs of inbox
-# and lifecycle records only) it is a tenth of a second, against ~30 ms to start a pool of two.
+# and lifecycle records only) it is a tenth of a second, against some 50 ms of CPU to import, fork
+# and feed a pool of two (docs/performance.md).
 MIN_PARALLEL_BYTES = 3_000_000
 BATCHES_PER_JOB = 4
 GZIP_TRAILER = 4
