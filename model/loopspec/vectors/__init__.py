@@ -2,9 +2,12 @@
 
 * :mod:`.codec`, :mod:`.json_reading`, :mod:`.observation` — commands, observations and state
   in JSON (``spec/command-language.md``);
+* :mod:`.reference_model` — the model each capability profile is compared with (the agent, or an
+  inbox-only session answering ``claim``); :mod:`.profiles` — the profiles' commands;
 * :mod:`.adapter.client`, :mod:`.adapter.reference` — the adapter protocol's client and server sides
   (``spec/adapter-protocol.md``);
-* :mod:`.case`, :mod:`.rule_cases.inbox`, :mod:`.rule_cases.loop`, :mod:`.command_gen`,
-  :mod:`.suite` — ``loopspec vectors generate``;
-* :mod:`.runner` — ``loopspec vectors run``; :mod:`.drive` — ``loopspec drive``.
+* :mod:`.audit` — the time policy, the log checker and the live checker over what an adapter wrote;
+* :mod:`.case`, :mod:`.rule_cases`, :mod:`.command_gen`, :mod:`.profile_gen`, :mod:`.suite` —
+  ``loopspec vectors generate``;
+* :mod:`.runner`, :mod:`.run_report` — ``loopspec vectors run``; :mod:`.drive` — ``loopspec drive``.
 """

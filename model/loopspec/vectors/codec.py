@@ -30,6 +30,7 @@ from loopspec.vectors.json_reading import (
     read_str,
     read_target,
 )
+from loopspec.vectors.reference_model import Claim, VectorCommand
 
 __all__ = ["CodecError", "decode_command", "encode_command"]
 
@@ -43,8 +44,10 @@ _ALIASES: Mapping[str, tuple[InboxTarget, bool]] = MappingProxyType({
 })
 
 
-def encode_command(c: cmd.Command) -> Json:
+def encode_command(c: VectorCommand) -> Json:
     """The JSON form of one command (aliases for sends that have one)."""
+    if isinstance(c, Claim):
+        return {"op": "claim", "target": c.target.value, "turn": c.turn}
     if isinstance(c, cmd.Append | cmd.Prepend):
         return {"op": "append" if isinstance(c, cmd.Append) else "prepend", "target": c.target.value,
                 "message": c.message.to_json()}
@@ -142,10 +145,20 @@ def _decode_answer(op: str, raw: object, where: str) -> cmd.Command:
     return cmd.Restart()
 
 
+def _decode_claim(op: str, raw: object, where: str) -> Claim:
+    """The inbox profile's claim (CLAIM-1): a target and the claiming turn, a positive safe integer."""
+    o = read_object(raw, where, ("op", "target", "turn"))
+    turn = o["turn"]
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= 2**53 - 1:
+        raise CodecError(f"{where}.turn: a positive safe integer, got {turn!r}")
+    return Claim(read_target(o["target"], f"{where}.target"), turn)
+
+
 _EDIT_OPS = ("append", "prepend", "splice", "replace", "remove", "clear")
 _INPUT_OPS = ("send", *_ALIASES, "cancel")
 _ANSWER_OPS = ("decide", "step-result", "turn-stopping", "restart")
-_DECODERS: Mapping[str, Callable[[str, object, str], cmd.Command]] = MappingProxyType({
+_DECODERS: Mapping[str, Callable[[str, object, str], VectorCommand]] = MappingProxyType({
+    "claim": _decode_claim,
     **dict.fromkeys(_EDIT_OPS, _decode_edit),
     **dict.fromkeys(_INPUT_OPS, _decode_input),
     **dict.fromkeys(_ANSWER_OPS, _decode_answer),
@@ -153,7 +166,7 @@ _DECODERS: Mapping[str, Callable[[str, object, str], cmd.Command]] = MappingProx
 ACTION_OPS = (*_EDIT_OPS, *_INPUT_OPS)
 
 
-def decode_command(raw: object, where: str = "command") -> cmd.Command:
+def decode_command(raw: object, where: str = "command") -> VectorCommand:
     """Parse one command; :class:`CodecError` naming the defect when it is not one."""
     if not isinstance(raw, dict):
         raise CodecError(f"{where}: expected a JSON object, got {type(raw).__name__}")
@@ -174,7 +187,7 @@ def decode_actions(raw: object, where: str) -> tuple[cmd.ListenerActionT, ...]:
         if op not in ACTION_OPS:
             raise CodecError(f"{where}[{i}].op: {op!r} is not an action")
         action = decode_command(item, f"{where}[{i}]")
-        assert not isinstance(action, cmd.Decide | cmd.StepResult | cmd.TurnStopping | cmd.Restart)
+        assert not isinstance(action, cmd.Decide | cmd.StepResult | cmd.TurnStopping | cmd.Restart | Claim)
         out.append(action)
     return tuple(out)
 

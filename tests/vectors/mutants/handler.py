@@ -16,11 +16,11 @@ from types import MappingProxyType, ModuleType
 import attrs
 
 from loopspec.loop import agent as model_agent
-from loopspec.loop import commands as cmd
 from loopspec.loop.effects import EFFECTS
 from loopspec.loop.work import Work
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.json_reading import Json
+from loopspec.vectors.reference_model import VectorCommand
 
 Effect = Callable[[Work, str], None]
 
@@ -75,6 +75,6 @@ class MutantHandler(ModelHandler):
         self.mutant = mutant
         self.implementation = f"loopspec-mutant {mutant.name} (breaks {mutant.rule})"
 
-    def apply(self, command: cmd.Command) -> Json:
+    def apply(self, command: VectorCommand) -> Json:
         with installed(self.mutant.patches):
             return super().apply(command)

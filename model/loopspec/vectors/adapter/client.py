@@ -20,8 +20,17 @@ from collections.abc import Callable, Sequence
 from typing import IO
 
 from loopspec.vectors.json_reading import Json
+from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILE_NAMES
 
-PROTOCOL = "loopspec-adapter/1"
+PROTOCOL = "loopspec-adapter/2"
+OLD_PROTOCOLS = ("loopspec-adapter/1",)
+CHANGES = (
+    f"{PROTOCOL} changed three things since loopspec-adapter/1: every notification in an observation "
+    "carries nextSeq (the seq the next durable event was going to get when it was emitted); event times "
+    "follow the time policy (strictly increasing within a case, crash-repair closers copy the time of the "
+    "event before them); and the hello answer names the adapter's profile (inbox, loop or full). "
+    "See spec/adapter-protocol.md, 'Changes from loopspec-adapter/1'."
+)
 HELLO_TIMEOUT = 30.0
 DEFAULT_TIMEOUT = 10.0
 
@@ -54,6 +63,31 @@ class AdapterError(Exception):
         self.message = message
 
 
+def hello_answer(answer: object, request: Json) -> tuple[str, str]:
+    """``(implementation, profile)`` from a hello answer, or :class:`AdapterError` saying what is wrong."""
+    if answer == request:
+        raise AdapterError("protocol", "the adapter echoed the hello request back instead of answering it "
+                                       "(a program that copies its input is not an adapter)")
+    if not isinstance(answer, dict):
+        raise AdapterError("protocol", f"adapter answered hello with {answer!r}")
+    protocol = answer.get("protocol")
+    if protocol in OLD_PROTOCOLS:
+        raise AdapterError("protocol", f"the adapter speaks {protocol}; this loopspec needs {PROTOCOL}.\n{CHANGES}")
+    if protocol != PROTOCOL:
+        raise AdapterError("protocol", f"the adapter answered hello with protocol {protocol!r}, not {PROTOCOL}")
+    implementation, profile = answer.get("implementation"), answer.get("profile")
+    if not isinstance(implementation, str) or not implementation:
+        raise AdapterError("protocol", f"the hello answer must name the implementation (a non-empty string), "
+                                       f"got {implementation!r}")
+    if profile not in PROFILE_NAMES:
+        raise AdapterError("protocol", f"the hello answer must name a profile, one of {list(PROFILE_NAMES)}, "
+                                       f"got {profile!r}")
+    extra = sorted(set(answer) - {"protocol", "implementation", "profile"})
+    if extra:
+        raise AdapterError("protocol", f"the hello answer has unknown key(s) {extra}")
+    return implementation, str(profile)
+
+
 def dump_line(obj: object) -> str:
     """One protocol line (without the newline); NaN/Infinity are refused, as JSON requires."""
     return json.dumps(obj, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
@@ -67,6 +101,7 @@ class Adapter(ABC):
     def __init__(self) -> None:
         self._next_id = 0
         self.implementation = "?"
+        self.profile = DEFAULT_PROFILE
 
     @abstractmethod
     def exchange(self, request: Json) -> Json:
@@ -94,10 +129,15 @@ class Adapter(ABC):
         return response[answer_key]
 
     def hello(self) -> None:
-        answer = self.call("hello", {"protocol": PROTOCOL})
-        if not isinstance(answer, dict) or answer.get("protocol") != PROTOCOL:
-            raise AdapterError("protocol", f"adapter answered hello with {answer!r}")
-        self.implementation = str(answer.get("implementation", "?"))
+        """The handshake: the adapter must speak this protocol and name itself and its profile."""
+        request: Json = {"protocol": PROTOCOL}
+        try:
+            answer = self.call("hello", request)
+        except AdapterError as err:
+            if err.kind == "protocol":
+                raise AdapterError("protocol", f"the adapter refused {PROTOCOL}: {err.message}\n{CHANGES}") from None
+            raise
+        self.implementation, self.profile = hello_answer(answer, request)
 
     def command(self, command: Json) -> object:
         return self.call("command", command, "observation")
