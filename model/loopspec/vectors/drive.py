@@ -1,13 +1,13 @@
 """``loopspec drive -- COMMAND...``: differential testing of an adapter against the model.
 
 Hypothesis draws command sequences from the model's own state (:mod:`.command_gen`, restricted to
-the adapter's capability profile by :mod:`.profile_gen`: valid answers for the current await
-point, edits and sends at any time, occasionally an invalid command) and sends each command to
-the adapter and to the model side by side, comparing the observation and then the state after
-every command; at the end of each example what the adapter wrote is audited (:mod:`.audit`: the
-time policy, the log checker, the live checker).  On the first disagreement Hypothesis shrinks
-the sequence; the minimal one is returned as a ready-to-commit vector case (the model's
-expectations).
+the adapter's capability profile by :mod:`.profile_gen`, drawn by :mod:`.drive_draws`: valid
+answers for the current await point, edits and sends at any time, occasionally an invalid
+command).  Each example is then sent to the adapter in one pipelined batch and compared with the
+model command by command, observation and state, and audited (:mod:`.drive_check`).  On the
+first disagreement Hypothesis shrinks the sequence; the minimal one is returned as a
+ready-to-commit vector case (the model's expectations).  Every run reports the commands sent
+per second.
 
 The test function is built and called programmatically with a fixed seed, no example database
 and quiet output, so a run is reproducible and prints nothing but our report.  A dead or hung
@@ -19,46 +19,24 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
-from typing import TextIO, TypeVar
+from typing import TextIO
 
 import attrs
 import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
-from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
-from loopspec.vectors.audit import audit
+from loopspec.vectors.adapter.client import Adapter, AdapterFailure
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
+from loopspec.vectors.drive_check import Checker, Expected, replay
+from loopspec.vectors.drive_draws import IntegerStrategies, command_for, draw_command
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
-from loopspec.vectors.profile_gen import ProfileGenerator
-from loopspec.vectors.profiles import PROFILES, Profile
-from loopspec.vectors.reference_model import Model, VectorCommand, initial
+from loopspec.vectors.observation import observe, state_of
+from loopspec.vectors.profiles import PROFILES
+from loopspec.vectors.reference_model import VectorCommand, initial
 
-T = TypeVar("T")
-
-
-class DrawChooser:
-    """Choices drawn through a Hypothesis ``draw``, so failing sequences shrink toward earlier options."""
-
-    def __init__(self, draw: Callable[[st.SearchStrategy[int]], int]) -> None:
-        self.draw = draw
-
-    def pick(self, options: Sequence[T]) -> T:
-        # An index, not sampled_from: building a strategy per choice costs more than the model step.
-        return options[self.draw(st.integers(0, len(options) - 1))]
-
-    def integer(self, low: int, high: int) -> int:
-        return self.draw(st.integers(low, high))
-
-
-@st.composite
-def command_for(draw: st.DrawFn, model: Model, serial: int, profile: str = "full") -> VectorCommand:
-    """One command as one Hypothesis draw, so the shrinker can delete or simplify it as a unit."""
-    return ProfileGenerator(DrawChooser(draw), profile, serial).next_command(model)
-
+__all__ = ["Disagreement", "DriveReport", "ProfileMismatch", "choose_profile", "command_for", "drive", "replay"]
 
 class Disagreement(AssertionError):
     """The adapter and the model observed a command differently (or the adapter's log breaks a rule)."""
@@ -97,14 +75,14 @@ class _Session:
             self.deadline = end if self.deadline is None else min(self.deadline, end)
         self.failing.append(commands)
 
-    def tick(self, requested: int) -> None:
+    def tick(self, requested: int, sent: int) -> None:
         """A self-overwriting progress line on a terminal, at most five times a second."""
         now = time.monotonic()
         if self.progress is None or now - self.shown < 0.2:
             return
         self.shown = now
         what = "shrinking" if self.failing else f"{self.examples}/{requested} examples"
-        line = f"drive: {what}, {self.commands} commands, {now - self.started:.1f} s"
+        line = f"drive: {what}, {sent} commands, {now - self.started:.1f} s"
         self.progress.write("\r" + line.ljust(70))
         self.progress.flush()
 
@@ -157,68 +135,6 @@ class DriveReport:
         return build_case(spec)
 
 
-def _send(adapter: Adapter, model: Model, command: VectorCommand, expected: Json,
-          seen: list[tuple[str, Json]]) -> str | None:
-    """Send one command and compare the observation and the state after it; the difference or None."""
-    encoded = encode_command(command)
-    try:
-        actual = adapter.command(encoded)
-        diff = observation_difference(expected, actual)
-        if diff is not None:
-            return f"observation: {diff}"
-        assert isinstance(actual, dict)
-        seen.append((str(encoded["op"]), actual))
-        profile = PROFILES[adapter.profile]
-        diff = first_difference(profile.state(state_of(model)), adapter.state())
-        return None if diff is None else f"state afterwards: {diff}"
-    except AdapterError as err:
-        if err.kind == "unsupported":
-            return f"the adapter answered unsupported to a command of its profile {adapter.profile}: {err.message}"
-        return str(err)
-
-
-def _audited(seen: list[tuple[str, Json]], profile: Profile) -> str | None:
-    findings = audit(seen, profile)
-    if not findings:
-        return None
-    return "what the adapter wrote breaks rules the observations do not compare: " + "; ".join(
-        f.render() for f in findings)
-
-
-def replay(adapter: Adapter, commands: Sequence[VectorCommand], profile: str = "full") -> str | None:
-    """Reset the adapter, send ``commands``; the first disagreement with the model (or the audit's), or None."""
-    adapter.reset()
-    model = initial(profile)
-    seen: list[tuple[str, Json]] = []
-    for index, command in enumerate(commands):
-        model, expected = observe(model, command)
-        diff = _send(adapter, model, command, expected, seen)
-        if diff is not None:
-            return f"command {index} ({encode_command(command)['op']}): {diff}"
-    return _audited(seen, PROFILES[profile])
-
-
-def minimize(adapter: Adapter, commands: tuple[VectorCommand, ...], budget: int = 400,
-             profile: str = "full") -> tuple[VectorCommand, ...]:
-    """Greedy deletion after Hypothesis' shrink: drop any command the disagreement does not need.
-
-    Hypothesis shrinks draws, whose meaning depends on the phase they were drawn in; deleting
-    concrete commands keeps each one's meaning, so the printed case gets much shorter.
-    """
-    changed = True
-    while changed and budget > 0:
-        changed = False
-        for index in range(len(commands)):
-            if budget <= 0:
-                break
-            budget -= 1
-            candidate = commands[:index] + commands[index + 1 :]
-            if candidate and replay(adapter, candidate, profile) is not None:
-                commands, changed = candidate, True
-                break
-    return commands
-
-
 class ProfileMismatch(ValueError):
     """``--profile`` asks for commands the adapter's profile does not have."""
 
@@ -236,17 +152,20 @@ def choose_profile(adapter: Adapter, wanted: str | None) -> str:
 
 def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
           time_budget: float | None = None, shrink_budget: float = 20.0, profile: str | None = None,
-          progress: TextIO | None = None) -> DriveReport:
+          progress: TextIO | None = None, lockstep: bool = False) -> DriveReport:
     """Run up to ``examples`` sequences of up to ``steps`` commands, stopping after ``time_budget`` s.
 
     ``profile`` (default: the adapter's) limits the commands generated (:class:`ProfileMismatch`
     when the adapter lacks some).  Hypothesis' shrink gets at most ``shrink_budget`` s (within the
     overall budget); the final greedy deletion pass is bounded by its own replay count.
+    Each example is sent as one pipelined batch (``lockstep``: one request at a time, as protocol
+    v1 did; for benchmarks).
     """
     name = choose_profile(adapter, profile)
     chosen = PROFILES[name]
     session = _Session(time_budget, shrink_budget, progress)
-    counting = _Counting(adapter, session)
+    checker = Checker(adapter, chosen, lockstep)
+    strategies = IntegerStrategies()
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
               phases=(Phase.explicit, Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck),
@@ -255,27 +174,24 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
     @given(st.data())
     def sequences(data: st.DataObject) -> None:
         session.check_clock()
-        session.tick(examples)
+        session.tick(examples, checker.sent)
         model = initial(name)
-        sent: list[VectorCommand] = []
-        seen: list[tuple[str, Json]] = []
+        planned: list[Expected] = []
+        for _ in range(steps):  # the model alone decides what comes next, so the whole example is drawn first
+            command = draw_command(data, model, 10 * len(planned), name, strategies)
+            model, observation = observe(model, command)
+            planned.append(Expected(command, encode_command(command), observation, chosen.state(state_of(model))))
         try:
-            counting.reset()
-            for _ in range(steps):
-                command = data.draw(command_for(model, 10 * len(sent), name))
-                sent.append(command)
-                model, expected = observe(model, command)
-                diff = _send(counting, model, command, expected, seen) or (
-                    _audited(seen, chosen) if len(sent) == steps else None)
-                if diff is not None:
-                    session.examples += not session.failing
-                    session.record_failure(tuple(sent))
-                    raise Disagreement(diff)
-            session.examples += not session.failing  # a whole example (Hypothesis drops overruns)
+            found = checker.check(planned)
         except AdapterFailure as failure:
             session.examples += not session.failing
-            session.lost, session.stopped = (failure, tuple(sent)), True
+            session.lost, session.stopped = (failure, tuple(p.command for p in planned)), True
             raise _Stop from None
+        session.examples += not session.failing  # a whole example (Hypothesis drops overruns)
+        if found is not None:
+            message, needed = found
+            session.record_failure(tuple(p.command for p in planned[:needed]))
+            raise Disagreement(message)
 
     try:
         sequences()
@@ -286,6 +202,7 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
             raise
     finally:
         session.close_progress()
+    session.commands = checker.sent
 
     if session.lost is not None:
         failure, commands = session.lost
@@ -293,10 +210,12 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
     if not session.failing:
         return _report(session, examples, name, stopped_by_budget=session.budget_hit)
     try:
-        commands = minimize(counting, session.failing[-1], profile=name)
-        message = replay(counting, commands, name)
+        commands = checker.minimize(session.failing[-1])
+        message = checker.replay(commands)
     except AdapterFailure as failure:
+        session.commands = checker.sent
         return _report(session, examples, name, commands=session.failing[-1], adapter_failure=failure.report())
+    session.commands = checker.sent
     if message is None:  # the adapter does not repeat its own disagreement
         commands, message = session.failing[-1], "disagreement not reproducible on replay (nondeterministic adapter?)"
     return _report(session, examples, name, disagreement=message, commands=commands)
@@ -307,23 +226,3 @@ def _report(session: _Session, requested: int, profile: str, *, commands: tuple[
             stopped_by_budget: bool = False) -> DriveReport:
     return DriveReport(session.examples, disagreement, commands, adapter_failure, requested, session.commands,
                        time.monotonic() - session.started, stopped_by_budget, profile)
-
-
-class _Counting(Adapter):
-    """The adapter under test, counting the commands sent to it (for the commands/s figure)."""
-
-    def __init__(self, inner: Adapter, session: _Session) -> None:
-        super().__init__()
-        self.inner, self.session = inner, session
-        self.implementation, self.profile, self.name = inner.implementation, inner.profile, inner.name
-
-    def exchange(self, request: Json) -> Json:
-        return self.inner.exchange(request)
-
-    def call(self, key: str, body: object, answer_key: str | None = None) -> object:
-        if key == "command":
-            self.session.commands += 1
-        return self.inner.call(key, body, answer_key)
-
-    def close(self) -> None:
-        self.inner.close()

@@ -19,18 +19,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import IO
 
+from loopspec.check.reader import LineProblem, parse_line
+from loopspec.vectors.adapter.handshake import CHANGES, OLD_PROTOCOLS, PROTOCOL, AdapterError, hello_answer
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILE_NAMES
+from loopspec.vectors.profiles import DEFAULT_PROFILE
 
-PROTOCOL = "loopspec-adapter/2"
-OLD_PROTOCOLS = ("loopspec-adapter/1",)
-CHANGES = (
-    f"{PROTOCOL} changed three things since loopspec-adapter/1: every notification in an observation "
-    "carries nextSeq (the seq the next durable event was going to get when it was emitted); event times "
-    "follow the time policy (strictly increasing within a case, crash-repair closers copy the time of the "
-    "event before them); and the hello answer names the adapter's profile (inbox, loop or full). "
-    "See spec/adapter-protocol.md, 'Changes from loopspec-adapter/1'."
-)
+__all__ = ["CHANGES", "OLD_PROTOCOLS", "PROTOCOL", "Adapter", "AdapterError", "AdapterFailure", "InProcessAdapter",
+           "SubprocessAdapter", "dump_line"]
+
+ANSWER_KEYS = {"command": "observation"}
 HELLO_TIMEOUT = 30.0
 DEFAULT_TIMEOUT = 10.0
 
@@ -52,40 +49,6 @@ class AdapterFailure(Exception):
         if self.detail:
             lines.extend("  " + line for line in self.detail.splitlines())
         return "\n".join(lines)
-
-
-class AdapterError(Exception):
-    """The adapter answered a request with a protocol error (``{"error": {kind, message}}``)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"adapter error ({kind}): {message}")
-        self.kind = kind
-        self.message = message
-
-
-def hello_answer(answer: object, request: Json) -> tuple[str, str]:
-    """``(implementation, profile)`` from a hello answer, or :class:`AdapterError` saying what is wrong."""
-    if answer == request:
-        raise AdapterError("protocol", "the adapter echoed the hello request back instead of answering it "
-                                       "(a program that copies its input is not an adapter)")
-    if not isinstance(answer, dict):
-        raise AdapterError("protocol", f"adapter answered hello with {answer!r}")
-    protocol = answer.get("protocol")
-    if protocol in OLD_PROTOCOLS:
-        raise AdapterError("protocol", f"the adapter speaks {protocol}; this loopspec needs {PROTOCOL}.\n{CHANGES}")
-    if protocol != PROTOCOL:
-        raise AdapterError("protocol", f"the adapter answered hello with protocol {protocol!r}, not {PROTOCOL}")
-    implementation, profile = answer.get("implementation"), answer.get("profile")
-    if not isinstance(implementation, str) or not implementation:
-        raise AdapterError("protocol", f"the hello answer must name the implementation (a non-empty string), "
-                                       f"got {implementation!r}")
-    if profile not in PROFILE_NAMES:
-        raise AdapterError("protocol", f"the hello answer must name a profile, one of {list(PROFILE_NAMES)}, "
-                                       f"got {profile!r}")
-    extra = sorted(set(answer) - {"protocol", "implementation", "profile"})
-    if extra:
-        raise AdapterError("protocol", f"the hello answer has unknown key(s) {extra}")
-    return implementation, str(profile)
 
 
 def dump_line(obj: object) -> str:
@@ -111,22 +74,48 @@ class Adapter(ABC):
     def close(self) -> None:
         """Release the implementation (stop the process)."""
 
-    def call(self, key: str, body: object, answer_key: str | None = None) -> object:
-        """One request ``{id, key: body}``; returns the response's ``answer_key`` (default ``key``)."""
-        answer_key = answer_key or key
-        request_id = self._next_id
-        self._next_id += 1
-        response = self.exchange({"id": request_id, key: body})
-        if response.get("id") != request_id:
-            raise AdapterFailure(f"response id {response.get('id')!r}, expected {request_id}",
-                                 dump_line({"id": request_id, key: body}), dump_line(response))
+    def exchange_many(self, requests: Sequence[Json]) -> list[Json]:
+        """Several requests, answered in order; by default one at a time (:class:`SubprocessAdapter` pipelines)."""
+        return [self.exchange(request) for request in requests]
+
+    def _answer(self, request: Json, response: Json, answer_key: str) -> object:
+        """The answer in ``response`` to ``request``; AdapterError for a protocol error, AdapterFailure for garbage."""
+        if response.get("id") != request["id"]:
+            raise AdapterFailure(f"response id {response.get('id')!r}, expected {request['id']}",
+                                 dump_line(request), dump_line(response))
         error = response.get("error")
         if isinstance(error, dict):
             raise AdapterError(str(error.get("kind")), str(error.get("message")))
         if answer_key not in response:
-            raise AdapterFailure(f"response has no {answer_key!r}", dump_line({"id": request_id, key: body}),
-                                 dump_line(response))
+            raise AdapterFailure(f"response has no {answer_key!r}", dump_line(request), dump_line(response))
         return response[answer_key]
+
+    def _framed(self, requests: Sequence[tuple[str, object]]) -> list[Json]:
+        first = self._next_id
+        self._next_id += len(requests)
+        return [{"id": first + i, key: body} for i, (key, body) in enumerate(requests)]
+
+    def call(self, key: str, body: object, answer_key: str | None = None) -> object:
+        """One request ``{id, key: body}``; returns the response's ``answer_key`` (default ``key``)."""
+        (request,) = self._framed([(key, body)])
+        return self._answer(request, self.exchange(request), answer_key or ANSWER_KEYS.get(key, key))
+
+    def pipeline(self, requests: Sequence[tuple[str, object]], *, lockstep: bool = False) -> list[object]:
+        """Send ``(key, body)`` requests back to back and read the answers in order (spec: Pipelining).
+
+        Each item of the result is the answer or the :class:`AdapterError` its protocol-error
+        response stands for (returned, not raised: later requests were served all the same).
+        ``lockstep`` sends them one at a time, waiting for each answer (the protocol's v1 habit).
+        """
+        framed = self._framed(requests)
+        responses = Adapter.exchange_many(self, framed) if lockstep else self.exchange_many(framed)
+        out: list[object] = []
+        for request, response, (key, _) in zip(framed, responses, requests, strict=True):
+            try:
+                out.append(self._answer(request, response, ANSWER_KEYS.get(key, key)))
+            except AdapterError as err:
+                out.append(err)
+        return out
 
     def hello(self) -> None:
         """The handshake: the adapter must speak this protocol and name itself and its profile."""
@@ -140,7 +129,7 @@ class Adapter(ABC):
         self.implementation, self.profile = hello_answer(answer, request)
 
     def command(self, command: Json) -> object:
-        return self.call("command", command, "observation")
+        return self.call("command", command)
 
     def state(self) -> object:
         return self.call("state", {})
@@ -244,14 +233,22 @@ class SubprocessAdapter(Adapter):
         return AdapterFailure(what, request, self._last, detail)
 
     def exchange(self, request: Json) -> Json:
-        line = dump_line(request)
+        return self.exchange_many([request])[0]
+
+    def exchange_many(self, requests: Sequence[Json]) -> list[Json]:
+        """Write every request line at once, then read one answer per request, each within the timeout."""
+        lines = [dump_line(request) for request in requests]
         stdin = self._proc.stdin
         assert stdin is not None
         try:
-            stdin.write(line + "\n")
+            stdin.write("".join(line + "\n" for line in lines))
             stdin.flush()
         except (OSError, ValueError):
-            raise self._fail("adapter closed its stdin (exited?)", line) from None
+            raise self._fail("adapter closed its stdin (exited?)", lines[0]) from None
+        return [self._receive(line) for line in lines]
+
+    def _receive(self, line: str) -> Json:
+        """The next answer line (the one for the request written as ``line``), parsed."""
         try:
             answer = self._lines.get(timeout=self._timeout_now)
         except queue.Empty:
@@ -260,8 +257,8 @@ class SubprocessAdapter(Adapter):
             raise self._fail("adapter exited (stdout closed) before answering", line)
         self._last = answer
         try:
-            parsed = json.loads(answer)
-        except ValueError:
+            parsed = parse_line(answer.encode("utf-8"))  # orjson when installed; JSON's exact rules either way
+        except (ValueError, LineProblem):
             raise self._fail("adapter wrote a line that is not JSON", line) from None
         if not isinstance(parsed, dict):
             raise self._fail("adapter wrote a line that is not a JSON object", line)
