@@ -66,6 +66,24 @@ def test_pipelined_and_lockstep_drives_find_the_same_minimal_case(fake: Path) ->
     assert [type(c) for c in found[0]] == [cmd.Remove]
 
 
+@pytest.mark.rule("SPLICE-7")
+def test_an_adapter_that_dies_after_a_disagreement_is_restarted(fake: Path) -> None:
+    """A batch may run past the first wrong answer and crash the adapter; the disagreement still wins."""
+    argv = fake_argv(fake, "wrong-then-die")
+    with SubprocessAdapter(argv) as adapter:
+        report = drive(adapter, examples=200, steps=25, seed=3, time_budget=90, shrink_budget=30,
+                       restart=lambda: SubprocessAdapter(argv))
+    assert report.adapter_failure is None
+    assert report.disagreement is not None
+    assert "$.value: expected False, got None" in report.disagreement
+    with SubprocessAdapter(argv) as adapter:  # without a way to restart it: the disagreement, not shrunk
+        lost = drive(adapter, examples=200, steps=25, seed=3, time_budget=90)
+    assert lost.disagreement is not None
+    assert "$.value: expected False, got None" in lost.disagreement
+    assert "not fully shrunk: the adapter failed" in lost.disagreement
+    assert any(isinstance(c, cmd.Remove) for c in lost.commands)
+
+
 def test_fast_draws_are_used_and_the_strategy_draws_still_work(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[object] = []
     real = drive_draws.fast_draws

@@ -219,3 +219,15 @@ def test_a_refusal_must_carry_a_message() -> None:
     expected = {"ok": False, "code": "SPLICE-3", "message": "message \"a\" is already pending"}
     assert observation_difference(expected, {"ok": False, "code": "SPLICE-3", "message": "other words"}) is None
     assert observation_difference(expected, {"ok": False, "code": "SPLICE-3"}) is not None
+
+
+def test_generation_refuses_a_case_whose_model_output_the_audit_rejects(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite self-audits: a model whose own log broke a rule would stop generation, not ship."""
+    from loopspec.vectors import suite as suite_module
+    from loopspec.vectors.audit import Finding
+    from loopspec.vectors.suite import SuiteError
+
+    monkeypatch.setattr(suite_module, "audit", lambda steps, profile: (Finding("REPAIR-3", 7, "planted"),))
+    with pytest.raises(SuiteError, match="REPAIR-3 at seq 7: planted"):
+        generate(tmp_path / "suite", count=1)

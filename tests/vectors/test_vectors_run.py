@@ -68,6 +68,10 @@ class Fake(ModelHandler):
             return protocol_error(request["id"], "unsupported", "no restarts here")
         return super().handle(request)
 
+    def reset(self):
+        super().reset()
+        self.wronged = False
+
     def apply(self, command):
         self.seen += 1
         if self.seen > after:
@@ -78,9 +82,13 @@ class Fake(ModelHandler):
                 time.sleep(60)
             if mode == "garbage":
                 print("this is not json", flush=True)
+        if mode == "wrong-then-die" and getattr(self, "wronged", False):
+            sys.exit(4)  # dies on the command after its wrong answer
         observation = super().apply(command)
-        if mode == "wrong-remove" and isinstance(command, cmd.Remove) and observation.get("value") is False:
+        if mode in ("wrong-remove", "wrong-then-die") and isinstance(command, cmd.Remove) \
+                and observation.get("value") is False:
             observation = dict(observation, value=None)
+            self.wronged = True
         return observation
 
 serve(Fake(), sys.stdin, sys.stdout)
@@ -207,6 +215,7 @@ def test_an_adapter_that_speaks_another_protocol_runs_nothing(suite: Path, fake:
     assert {r.reason for r in report.results} == {"no-adapter"}
     assert not report.ok
     assert "loopspec-adapter/0" in out.getvalue()
+    assert out.getvalue().rstrip().endswith("the adapter could not be started: nothing was tested")
 
 
 def test_unsupported_is_a_case_not_run_that_fails_the_run(suite: Path, fake: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -81,6 +82,13 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _closed_stdout() -> int:
+    """stdout was closed by its reader (``| head``): stop quietly, as command-line tools do."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush cannot fail again
+    return 1
+
+
 def _run(args: argparse.Namespace) -> int:
     argv = _adapter_argv(args)
     if argv is None:
@@ -89,6 +97,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         report = run_suite(args.suite, lambda: SubprocessAdapter(argv, timeout=args.timeout), sys.stdout,
                            select=args.select, fmt=args.format, progress=progress)
+    except BrokenPipeError:
+        return _closed_stdout()
     except SuiteUnreadable as err:
         print(f"loopspec vectors run: {err}", file=sys.stderr)
         return 2
@@ -115,7 +125,7 @@ def _drive(args: argparse.Namespace) -> int:
     try:
         report = drive(adapter, examples=args.examples, steps=args.steps, seed=args.seed,
                        time_budget=args.time_budget, shrink_budget=args.shrink_budget, profile=args.profile,
-                       progress=progress)
+                       progress=progress, restart=lambda: SubprocessAdapter(argv, timeout=args.timeout))
     except ProfileMismatch as err:
         print(f"loopspec drive: --profile {args.profile}: {err}", file=sys.stderr)
         return 2

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from typing import TextIO
 
 import attrs
@@ -56,6 +57,7 @@ class _Session:
         self.progress = progress
         self.shown = 0.0
         self.failing: list[tuple[VectorCommand, ...]] = []  # every failing run; the last is the smallest so far
+        self.messages: list[str] = []  # what each failing run found
         self.lost: tuple[AdapterFailure, tuple[VectorCommand, ...]] | None = None
         self.stopped = False
         self.budget_hit = False
@@ -69,11 +71,12 @@ class _Session:
             self.stopped = self.budget_hit = True
             raise _Stop
 
-    def record_failure(self, commands: tuple[VectorCommand, ...]) -> None:
+    def record_failure(self, commands: tuple[VectorCommand, ...], message: str) -> None:
         if not self.failing:  # shrinking gets its own allowance, within the overall budget
             end = time.monotonic() + self.shrink_budget
             self.deadline = end if self.deadline is None else min(self.deadline, end)
         self.failing.append(commands)
+        self.messages.append(message)
 
     def tick(self, requested: int, sent: int) -> None:
         """A self-overwriting progress line on a terminal, at most five times a second."""
@@ -152,19 +155,28 @@ def choose_profile(adapter: Adapter, wanted: str | None) -> str:
 
 def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
           time_budget: float | None = None, shrink_budget: float = 20.0, profile: str | None = None,
-          progress: TextIO | None = None, lockstep: bool = False) -> DriveReport:
+          progress: TextIO | None = None, lockstep: bool = False,
+          restart: Callable[[], Adapter] | None = None) -> DriveReport:
     """Run up to ``examples`` sequences of up to ``steps`` commands, stopping after ``time_budget`` s.
 
     ``profile`` (default: the adapter's) limits the commands generated (:class:`ProfileMismatch`
     when the adapter lacks some).  Hypothesis' shrink gets at most ``shrink_budget`` s (within the
     overall budget); the final greedy deletion pass is bounded by its own replay count.
     Each example is sent as one pipelined batch (``lockstep``: one request at a time, as protocol
-    v1 did; for benchmarks).
+    v1 did; for benchmarks); ``restart`` starts a fresh adapter if one dies after a disagreement.
     """
     name = choose_profile(adapter, profile)
     chosen = PROFILES[name]
     session = _Session(time_budget, shrink_budget, progress)
-    checker = Checker(adapter, chosen, lockstep)
+    checker = Checker(adapter, chosen, lockstep, restart)
+    try:
+        return _drive(checker, session, examples, steps, seed, name)
+    finally:
+        checker.close()
+
+
+def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed: int, name: str) -> DriveReport:
+    chosen = checker.profile
     strategies = IntegerStrategies()
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
@@ -190,7 +202,7 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
         session.examples += not session.failing  # a whole example (Hypothesis drops overruns)
         if found is not None:
             message, needed = found
-            session.record_failure(tuple(p.command for p in planned[:needed]))
+            session.record_failure(tuple(p.command for p in planned[:needed]), message)
             raise Disagreement(message)
 
     try:
@@ -204,17 +216,22 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
         session.close_progress()
     session.commands = checker.sent
 
-    if session.lost is not None:
+    if session.lost is not None and not session.failing:
         failure, commands = session.lost
         return _report(session, examples, name, commands=commands, adapter_failure=failure.report())
     if not session.failing:
         return _report(session, examples, name, stopped_by_budget=session.budget_hit)
     try:
+        if session.lost is not None:
+            raise session.lost[0]
         commands = checker.minimize(session.failing[-1])
         message = checker.replay(commands)
     except AdapterFailure as failure:
+        # The disagreement came first and is the finding; the failure only stopped the shrinking.
         session.commands = checker.sent
-        return _report(session, examples, name, commands=session.failing[-1], adapter_failure=failure.report())
+        return _report(session, examples, name, commands=session.failing[-1],
+                       disagreement=f"{session.messages[-1]}\n(not fully shrunk: the adapter failed while "
+                                    f"shrinking)\n{failure.report()}")
     session.commands = checker.sent
     if message is None:  # the adapter does not repeat its own disagreement
         commands, message = session.failing[-1], "disagreement not reproducible on replay (nondeterministic adapter?)"

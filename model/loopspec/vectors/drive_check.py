@@ -9,11 +9,11 @@ adapter wrote.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
-from loopspec.vectors.adapter.client import Adapter, AdapterError
+from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
 from loopspec.vectors.audit import audit
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.json_reading import Json
@@ -42,38 +42,102 @@ def expectations(commands: Sequence[VectorCommand], profile: Profile) -> list[Ex
 
 
 class Checker:
-    """Sends examples to the adapter and compares; every command sent is counted."""
+    """Sends examples to the adapter and compares; every command sent is counted.
 
-    def __init__(self, adapter: Adapter, profile: Profile, lockstep: bool = False) -> None:
-        self.adapter, self.profile, self.lockstep = adapter, profile, lockstep
+    Examples go out as one pipelined batch until the first disagreement; from then on (Hypothesis'
+    shrinking, the greedy minimization) each command waits for its answer and a run stops at its
+    first difference, so no request goes past a disagreement.  A batch may have gone past one: if
+    the adapter died after it, ``restart`` (when given) starts a fresh one.
+    """
+
+    def __init__(self, adapter: Adapter, profile: Profile, lockstep: bool = False,
+                 restart: Callable[[], Adapter] | None = None) -> None:
+        self.adapter, self.profile, self.careful, self.restart = adapter, profile, lockstep, restart
         self.sent = 0
+        self.started: list[Adapter] = []  # adapters this checker started (it closes them)
 
     def check(self, steps: Sequence[Expected]) -> tuple[str, int] | None:
-        """Reset, send every command (each followed by ``state``) in one pipelined batch, compare.
+        """Reset, send the commands (each followed by ``state``), compare; the audit when all matched.
 
-        The first disagreement and how many commands it needs, or None; the audit (time policy,
-        log and live checkers) runs when every answer matched.
+        The first disagreement and how many commands it needs, or None.  :class:`AdapterFailure`
+        when the adapter failed before any disagreement.
         """
+        if self.careful:
+            return self._one_by_one(steps)
         requests: list[tuple[str, object]] = [("reset", {})]
         for step in steps:
             requests += [("command", step.encoded), ("state", {})]
-        answers = self.adapter.pipeline(requests, lockstep=self.lockstep)
+        answers = self.adapter.pipeline(requests)
         self.sent += len(steps)
+        failure = next((a for a in answers if isinstance(a, AdapterFailure)), None)
+        found = self._compare(steps, answers)
+        if found is None and failure is not None:
+            raise failure
+        if found is not None:
+            self.careful = True
+            if failure is not None or not self.adapter.alive:
+                self._recover()
+        return found
+
+    def _compare(self, steps: Sequence[Expected], answers: Sequence[object]) -> tuple[str, int] | None:
+        if not answers or isinstance(answers[0], AdapterFailure):
+            return None
         if isinstance(answers[0], AdapterError):
             return f"reset: {answers[0]}", 0
         seen: list[tuple[str, Json]] = []
         for index, step in enumerate(steps):
-            actual, state = answers[1 + 2 * index], answers[2 + 2 * index]
-            diff = self._difference(step, actual, state)
-            if diff is not None:
-                return f"command {index} ({step.encoded['op']}): {diff}", index + 1
-            assert isinstance(actual, dict)
-            seen.append((str(step.encoded["op"]), actual))
+            pair = answers[1 + 2 * index : 3 + 2 * index]
+            if len(pair) < 2 or any(isinstance(a, AdapterFailure) for a in pair):
+                return None  # the adapter failed here; nothing differed before
+            found = self._step(index, step, pair[0], pair[1], seen)
+            if found is not None:
+                return found
+        return self._audited(seen, len(steps))
+
+    def _one_by_one(self, steps: Sequence[Expected]) -> tuple[str, int] | None:
+        self.adapter.reset()
+        seen: list[tuple[str, Json]] = []
+        for index, step in enumerate(steps):
+            self.sent += 1
+            answers = self.adapter.pipeline([("command", step.encoded), ("state", {})], lockstep=True)
+            failure = next((a for a in answers if isinstance(a, AdapterFailure)), None)
+            if failure is not None:
+                raise failure
+            found = self._step(index, step, answers[0], answers[1], seen)
+            if found is not None:
+                return found
+        return self._audited(seen, len(steps))
+
+    def _step(self, index: int, step: Expected, actual: object, state: object,
+              seen: list[tuple[str, Json]]) -> tuple[str, int] | None:
+        diff = self._difference(step, actual, state)
+        if diff is not None:
+            return f"command {index} ({step.encoded['op']}): {diff}", index + 1
+        assert isinstance(actual, dict)
+        seen.append((str(step.encoded["op"]), actual))
+        return None
+
+    def _audited(self, seen: list[tuple[str, Json]], needed: int) -> tuple[str, int] | None:
         findings = audit(seen, self.profile)
         if findings:
             return ("what the adapter wrote breaks rules the observations do not compare: "
-                    + "; ".join(f.render() for f in findings)), len(steps)
+                    + "; ".join(f.render() for f in findings)), needed
         return None
+
+    def _recover(self) -> None:
+        """The batch went past a disagreement and the adapter died there: start a fresh one if we can.
+
+        If we cannot, the disagreement still stands; the next request reports the dead adapter.
+        """
+        if self.adapter.alive or self.restart is None:
+            return
+        fresh = self.restart()
+        self.started.append(fresh)
+        self.adapter = fresh
+
+    def close(self) -> None:
+        for adapter in self.started:
+            adapter.close()
 
     def _difference(self, step: Expected, actual: object, state: object) -> str | None:
         for answer in (actual, state):

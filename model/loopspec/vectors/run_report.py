@@ -66,6 +66,8 @@ class RunReport:
 
     def verdict(self) -> str:
         mine = self.of_profile
+        if mine and all(r.reason == NO_ADAPTER for r in mine):
+            return "the adapter could not be started: nothing was tested"
         if not mine:
             return f"no case of the suite runs on profile {self.profile}: nothing was tested"
         if self.ok:

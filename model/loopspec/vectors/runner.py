@@ -175,6 +175,7 @@ class _Progress:
 
 
 def _connect(connect: Callable[[], Adapter]) -> tuple[Adapter | None, str]:
+    """A started adapter, or None and why (two lines at least: a heading and the reason)."""
     try:
         return connect(), ""
     except (AdapterFailure, AdapterError) as err:
@@ -209,7 +210,8 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
         if adapter is None and not why:
             adapter, why = _connect(connect)
         if adapter is None:
-            emit(CaseResult(case_id, NOT_RUN, why.splitlines()[0], NO_ADAPTER))
+            emit(CaseResult(case_id, NOT_RUN, "the adapter could not be started: " + why.splitlines()[1].strip(),
+                            NO_ADAPTER))
         elif case is None:
             emit(CaseResult(case_id, FAIL, problem))
         else:

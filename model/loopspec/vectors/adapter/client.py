@@ -74,9 +74,23 @@ class Adapter(ABC):
     def close(self) -> None:
         """Release the implementation (stop the process)."""
 
-    def exchange_many(self, requests: Sequence[Json]) -> list[Json]:
-        """Several requests, answered in order; by default one at a time (:class:`SubprocessAdapter` pipelines)."""
-        return [self.exchange(request) for request in requests]
+    def exchange_many(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
+        """Several requests, answered in order: the responses, up to the failure that cut them short if any.
+
+        By default one at a time; :class:`SubprocessAdapter` pipelines them.
+        """
+        out: list[Json] = []
+        for request in requests:
+            try:
+                out.append(self.exchange(request))
+            except AdapterFailure as failure:
+                return out, failure
+        return out, None
+
+    @property
+    def alive(self) -> bool:
+        """Whether the implementation can still answer (an in-process handler always can)."""
+        return True
 
     def _answer(self, request: Json, response: Json, answer_key: str) -> object:
         """The answer in ``response`` to ``request``; AdapterError for a protocol error, AdapterFailure for garbage."""
@@ -104,18 +118,22 @@ class Adapter(ABC):
         """Send ``(key, body)`` requests back to back and read the answers in order (spec: Pipelining).
 
         Each item of the result is the answer or the :class:`AdapterError` its protocol-error
-        response stands for (returned, not raised: later requests were served all the same).
+        response stands for (returned, not raised: later requests were served all the same).  If
+        the adapter failed, the answers before the failure come first and the
+        :class:`AdapterFailure` is the last item (returned too: an earlier answer may matter more).
         ``lockstep`` sends them one at a time, waiting for each answer (the protocol's v1 habit).
         """
         framed = self._framed(requests)
-        responses = Adapter.exchange_many(self, framed) if lockstep else self.exchange_many(framed)
+        responses, failure = Adapter.exchange_many(self, framed) if lockstep else self.exchange_many(framed)
         out: list[object] = []
-        for request, response, (key, _) in zip(framed, responses, requests, strict=True):
+        for request, response, (key, _) in zip(framed, responses, requests, strict=False):
             try:
                 out.append(self._answer(request, response, ANSWER_KEYS.get(key, key)))
             except AdapterError as err:
                 out.append(err)
-        return out
+            except AdapterFailure as garbage:
+                return [*out, garbage]
+        return out if failure is None else [*out, failure]
 
     def hello(self) -> None:
         """The handshake: the adapter must speak this protocol and name itself and its profile."""
@@ -233,9 +251,12 @@ class SubprocessAdapter(Adapter):
         return AdapterFailure(what, request, self._last, detail)
 
     def exchange(self, request: Json) -> Json:
-        return self.exchange_many([request])[0]
+        responses, failure = self.exchange_many([request])
+        if failure is not None:
+            raise failure
+        return responses[0]
 
-    def exchange_many(self, requests: Sequence[Json]) -> list[Json]:
+    def exchange_many(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
         """Write every request line at once, then read one answer per request, each within the timeout."""
         lines = [dump_line(request) for request in requests]
         stdin = self._proc.stdin
@@ -244,8 +265,18 @@ class SubprocessAdapter(Adapter):
             stdin.write("".join(line + "\n" for line in lines))
             stdin.flush()
         except (OSError, ValueError):
-            raise self._fail("adapter closed its stdin (exited?)", lines[0]) from None
-        return [self._receive(line) for line in lines]
+            return [], self._fail("adapter closed its stdin (exited?)", lines[0])
+        out: list[Json] = []
+        for line in lines:
+            try:
+                out.append(self._receive(line))
+            except AdapterFailure as failure:
+                return out, failure
+        return out, None
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
 
     def _receive(self, line: str) -> Json:
         """The next answer line (the one for the request written as ``line``), parsed."""
