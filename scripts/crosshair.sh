@@ -10,12 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v crosshair >/dev/null || . scripts/bootstrap.sh
-plugin=scripts/crosshair_plugin.py
+# The plugins build symbolic values from ordinary modules under scripts/symbolic/.
+plugins=(scripts/crosshair_plugins/values_and_listeners.py scripts/crosshair_plugins/logs.py)
+export PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
 check() {  # check NAME SECONDS TARGET
-  crosshair check --extra_plugin "$plugin" --analysis_kind=PEP316 --report_all \
+  crosshair check --extra_plugin "${plugins[@]}" --analysis_kind=PEP316 --report_all \
     --per_condition_timeout="$2" "$3" >"$out/$1" 2>&1
 }
 

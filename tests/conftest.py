@@ -1,4 +1,4 @@
-"""Shared test configuration: Hypothesis profiles and paths to the reference material.
+"""Shared test configuration: Hypothesis profiles and paths to the repository's data.
 
 Profiles (chosen by ``HYPOTHESIS_PROFILE``):
 * ``dev`` — fast feedback while editing (the default outside CI);
@@ -33,5 +33,6 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 REPO = Path(__file__).resolve().parent.parent
-SHARED = REPO.parent / "shared"
-REAL_TRACES = SHARED / "reference" / "real-traces"
+# Session logs, live recordings and final states recorded from the real implementation
+# (examples/recordings/README.md says how); the tests read them from inside the repository only.
+REAL_TRACES = REPO / "examples" / "recordings"

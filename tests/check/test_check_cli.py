@@ -90,8 +90,9 @@ def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_junit_format(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    garbage = tmp_path / "g.events.jsonl"
-    garbage.write_bytes(b"\x00\x01\x02 \xff\n")
+    garbage = tmp_path / "g.events.jsonl"  # a session log with a garbage line: a LOG-1 failure
+    garbage.write_bytes((REAL_TRACES / "single_followup.events.jsonl").read_bytes().split(b"\n")[0]
+                        + b"\n\x00\x01\x02 \xff\n")
     assert main(["check", "--format", "junit", *map(str, INVALID), str(garbage), str(REAL_TRACES)]) == 1
     root = ET.fromstring(capsys.readouterr().out)
     cases = root.findall("./testsuite/testcase")
@@ -108,8 +109,9 @@ def test_jobs_give_the_serial_results() -> None:
 
 
 def test_quiet_and_max_violations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    log = tmp_path / "many.events.jsonl"
-    log.write_bytes(b"".join(b"[%d]\n" % i for i in range(50)))
+    log = tmp_path / "many.events.jsonl"  # one event, then fifty lines that are not events
+    first = (REAL_TRACES / "single_followup.events.jsonl").read_bytes().split(b"\n")[0] + b"\n"
+    log.write_bytes(first + b"".join(b"[%d]\n" % i for i in range(50)))
     assert main(["check", "-q", "--max-violations", "3", str(log), str(REAL_TRACES)]) == 1
     out = capsys.readouterr().out
     assert out.count("[LOG-1]") == 3

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from loopspec.check import CheckOptions, LogResult, check_file
+from loopspec.check.runner import NOT_A_LOG
 from loopspec.check.torn_tail import is_object_prefix
 
 SLOW = settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -48,8 +49,10 @@ def _check(tmp: Path, content: bytes, name: str = "x.events.jsonl", **options: b
 @SLOW
 @given(st.binary(max_size=300))
 def test_random_bytes_get_a_verdict(tmp_path: Path, content: bytes) -> None:
+    """Valid, invalid, or (nothing in it looks like an event) not a session log at all."""
     result = _check(tmp_path, content)
-    assert result.status in ("valid", "invalid")
+    assert result.status in ("valid", "invalid", "unusable")
+    assert (result.status == "unusable") == (result.problem == NOT_A_LOG)
     assert all(v.rule in ("LOG-1", "LOG-2", "LOG-5") or v.seq is not None for v in result.violations)
 
 
@@ -57,10 +60,14 @@ def test_random_bytes_get_a_verdict(tmp_path: Path, content: bytes) -> None:
 @SLOW
 @given(st.lists(json_values, max_size=6))
 def test_random_json_lines_get_a_verdict(tmp_path: Path, values: list[object]) -> None:
+    """Lines of JSON objects are judged; lines without any object are not a session log."""
     content = b"".join(json.dumps(v).encode() + b"\n" for v in values)
     result = _check(tmp_path, content)
-    assert result.status in ("valid", "invalid")
-    assert result.status == "valid" or result.violations[0].because
+    if values and not any(isinstance(v, dict) for v in values):
+        assert (result.status, result.problem) == ("unusable", NOT_A_LOG)
+    else:
+        assert result.status in ("valid", "invalid")
+        assert result.status == "valid" or result.violations[0].because
 
 
 @pytest.mark.rule("LOG-1", "LOG-5")
@@ -84,12 +91,14 @@ CASES: list[tuple[str, bytes, str | None]] = [
     ("time beyond 2^64", GOOD.replace(b'"time":1', b'"time":36893488147419103232'), "LOG-1"),
     ("start beyond 2^53", GOOD.replace(b'"start":0', b'"start":9007199254740993'), "FOLD-2"),
     ("blank line", GOOD + b"\n" + SECOND, "LOG-1"),
-    ("not an object", b"[1, 2]\n", "LOG-1"),
-    ("a string", b'"turn/start"\n', "LOG-1"),
+    ("not an object", GOOD + b"[1, 2]\n", "LOG-1"),
+    ("a string", GOOD + b'"turn/start"\n', "LOG-1"),
     ("wrong field type", GOOD.replace(b'"seq":0', b'"seq":"0"'), "LOG-1"),
-    ("binary garbage", bytes(range(256)) * 3, "LOG-1"),
-    ("binary garbage ending in a newline", bytes(range(1, 256)) + b"\n", "LOG-1"),
-    ("deep nesting", b"[" * 100_000 + b"]" * 100_000 + b"\n", "LOG-1"),
+    ("binary garbage", GOOD + bytes(range(256)) * 3, "LOG-1"),
+    ("binary garbage ending in a newline", GOOD + bytes(range(1, 256)) + b"\n", "LOG-1"),
+    ("deep nesting", GOOD + b"[" * 100_000 + b"]" * 100_000 + b"\n", "LOG-1"),
+    ("deep nesting, an object", b"{" + b'"a":{' * 50_000 + b"}" * 50_001 + b"\n", "LOG-1"),
+    ("an object without newline, cut off", b'{"type":"turn/st', "LOG-5"),
     ("deep nesting inside data", GOOD[:-2] + b', "x":' + b"[" * 5000 + b"]" * 5000 + b"}\n", "LOG-1"),
     ("torn tail", GOOD + SECOND[:30], "LOG-5"),
     ("torn tail inside a string", GOOD + SECOND[:14], "LOG-5"),
@@ -97,6 +106,27 @@ CASES: list[tuple[str, bytes, str | None]] = [
     ("garbage last line without newline", GOOD + b"}{", "LOG-1"),
     ("valid last line without newline", GOOD + SECOND[:-1], None),
 ]
+
+
+# Files in which no line is a JSON object, even forgiving LOG-1's defects: not session logs at all.
+NOT_LOGS: list[tuple[str, bytes]] = [
+    ("an array", b"[1, 2]\n"),
+    ("a string", b'"turn/start"\n'),
+    ("binary garbage", bytes(range(256)) * 3),
+    ("binary garbage ending in a newline", bytes(range(1, 256)) + b"\n"),
+    ("deep nesting", b"[" * 100_000 + b"]" * 100_000 + b"\n"),
+    ("blank lines", b"\n\n\n"),
+    ("CSV", b"seq,type\n0,turn/start\n"),
+    ("JSON lines of numbers", b"1\n2\n3\n"),
+]
+
+
+@pytest.mark.parametrize("content", [c[1] for c in NOT_LOGS], ids=[c[0] for c in NOT_LOGS])
+def test_a_file_with_no_event_is_not_a_session_log(tmp_path: Path, content: bytes) -> None:
+    result = _check(tmp_path, content)
+    assert (result.status, result.problem, result.violations) == ("unusable", NOT_A_LOG, ())
+    gz = _check(tmp_path, gzip.compress(content), name="x.events.jsonl.gz")
+    assert (gz.status, gz.problem) == ("unusable", NOT_A_LOG)
 
 
 @pytest.mark.rule("LOG-1", "LOG-5", "FOLD-2")

@@ -109,7 +109,7 @@ def _run(data: st.DataObject) -> tuple[Agent, list[Record]]:
 
 
 def _live_records(trace: tuple[SessionEvent | Notification, ...], next_seq: int) -> list[Record]:
-    """The live.jsonl form (real-traces/README.md) of one transition's interleaved trace."""
+    """The live.jsonl form (examples/recordings/README.md) of one transition's interleaved trace."""
     out: list[Record] = []
     for item in trace:
         if isinstance(item, SessionEvent):

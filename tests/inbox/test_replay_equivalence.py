@@ -271,6 +271,11 @@ def _nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
+def _nested_object(depth: int) -> str:
+    """Objects nested ``depth`` deep: a well-shaped ``surfaceOp`` (LOG-1: "append" or an object)."""
+    return '{"op":' * depth + "{}" + "}" * depth
+
+
 def _line(etype: str, seq: int, rest: str) -> str:
     """An envelope's text with ``rest`` (raw JSON members, possibly invalid) after its ``time``."""
     return f'{{"type":{json.dumps(etype)},"seq":{seq},"time":0{rest}}}'
@@ -351,7 +356,8 @@ def test_deep_lines_fail_alike_on_both_paths(etype: str, key: str, depth: int, f
     b.splice("next-turn", 0, 0, ["a"])
     head = json.dumps(b.events[0].to_json())
     nested = _nested(depth)
-    deep = _line(etype, 1, f',"data":{nested}' if key == "data" else f',"data":{{}},"surfaceOp":{nested}')
+    surface_op = _nested_object(depth)
+    deep = _line(etype, 1, f',"data":{nested}' if key == "data" else f',"data":{{}},"surfaceOp":{surface_op}')
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "log.events.jsonl"
         path.write_text(head + "\n" + deep + "\n", encoding="utf-8")

@@ -42,10 +42,13 @@ transforms = st.one_of(
     st.lists(ids, max_size=2).map(lambda xs: lsn.Drop(tuple(xs))),
     st.lists(messages, min_size=1, max_size=1).map(lambda ms: lsn.Add(tuple(ms))),
 )
+# DECIDE-1: listeners conditioned on small turn and step numbers act at some boundaries only.
+small = st.sampled_from((None, 1, 2))
+whens = st.one_of(st.just(lsn.ALWAYS), st.builds(lsn.When, small, small))
 listener = st.one_of(
-    st.builds(lsn.Wrap, transforms, actions, actions),
-    st.builds(lsn.Veto, decisions, actions),
-    st.builds(lsn.Throw, st.just("prompt hook broke"), actions),
+    st.builds(lsn.Wrap, transforms, actions, actions, actions, actions, whens),
+    st.builds(lsn.Veto, decisions, actions, whens),
+    st.builds(lsn.Throw, st.just("prompt hook broke"), actions, whens),
 )
 # The bare default, an empty entry and a plain reject get their own share next to generated chains.
 decides = st.one_of(

@@ -219,7 +219,8 @@ class AgentMachine(RuleBasedStateMachine):
         decision: lsn.PreStepDecision | None = None
         if isinstance(command, cmd.Decide):
             assert run.batch == batch, "DECIDE-1, DECIDE-4: the decision sees exactly this boundary's claim"
-            chain = lsn.run_chain(batch, command.listeners)
+            # DECIDE-1: the payload is the running turn and the number the proposed step gets.
+            chain = lsn.run_chain(batch, command.listeners, lsn.PreStepPayload(run.turn, run.step + 1))
             decision, raised, performed = chain.decision, chain.raised, chain.actions
         else:
             raised, performed = command.raises, command.actions

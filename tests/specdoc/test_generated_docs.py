@@ -9,7 +9,8 @@ import pytest
 
 from conftest import REPO
 from loopspec.cli import main
-from loopspec.specdoc.generate import load_project, render_all, stale_documents
+from loopspec.specdoc.generate import render_all, stale_documents
+from loopspec.specdoc.project import load_project
 
 
 def test_generated_docs_are_up_to_date() -> None:

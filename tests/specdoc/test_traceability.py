@@ -86,7 +86,7 @@ def test_malformed_rules_are_reported_with_their_line(tmp_path: Path, text: str,
     path = tmp_path / "01-bad.md"
     path.write_text("# Bad\n\n" + text, encoding="utf-8")
     with pytest.raises(SpecFormatError, match=complaint) as err:
-        parse_file(path, tmp_path)
+        parse_file(path)
     assert "01-bad.md:" in str(err.value)
 
 

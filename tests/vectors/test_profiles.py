@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from loopspec.cli import main
-from loopspec.data.messages import InboxTarget, UserMessage
+from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.inbox.session import InboxSession
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
@@ -105,6 +105,9 @@ def test_edit_only_cases_observe_the_same_on_the_inbox_model(suite: Path) -> Non
 def test_ops_of_sees_nested_actions() -> None:
     decide = cmd.Decide((ls.Wrap(ls.Keep(), (cmd.Append(NT, m("a")),), (cmd.Cancel(),)),))
     assert ops_of(encode_command(decide)) == {"decide", "append", "cancel"}
+    conditional = cmd.Decide((ls.Wrap(ls.Keep(), (), (), (cmd.Remove(MessageId("a")),), (cmd.Clear(),)),))
+    assert ops_of(encode_command(conditional)) == {"decide", "remove", "clear"}
+    assert ops_of(encode_command(without_edits(conditional))) == {"decide"}  # type: ignore[arg-type]
     assert ops_of(encode_command(cmd.TurnStopping((cmd.steer(m("a")),)))) == {"turn-stopping", "steer"}
     assert without_edits(decide) == cmd.Decide((ls.Wrap(ls.Keep(), (), (cmd.Cancel(),)),))
     assert without_edits(cmd.Clear()) is None

@@ -33,7 +33,7 @@ from vectors.test_vector_codec import validator
 COMMANDS_RULES = (
     "NORM-1", "NORM-2", "NORM-3", "NORM-5", "SPLICE-1", "SPLICE-3", "SPLICE-7", "SPLICE-9", "INPUT-1", "INPUT-2",
     "INPUT-3", "INPUT-4", "DECIDE-1", "DECIDE-2", "DECIDE-3", "RESULT-1", "RESULT-2", "RESULT-3", "RESULT-4",
-    "CHAIN-1", "CANCEL-2", "CANCEL-4",
+    "CHAIN-1", "CANCEL-2", "CANCEL-4", "DECIDE-9",
 )
 VECTOR = validator("vector.schema.json")
 

@@ -96,7 +96,7 @@ class Agent {
     if (run.aborted) return this.endTurn({ kind: 'aborted', reason: run.abort }); // CANCEL-3
     let decision;
     try {
-      decision = runWaterfall(run.batch, listeners, perform);
+      decision = runWaterfall(run.batch, listeners, perform, { turn: run.turn, step: run.step + 1 });
     } catch (err) {
       if (!(err instanceof ListenerThrew)) throw err;
       if (run.aborted) return this.endTurn({ kind: 'aborted', reason: run.abort });

@@ -120,19 +120,38 @@ function transform(t, where) {
   }
 }
 
+// when: the pre-step payloads a listener acts on (DECIDE-1); a missing field matches any value.
+function when(w, where) {
+  if (!isObject(w)) throw new BadRequest(`${where}: not an object`);
+  fields(w, where, [], ['turn', 'step']);
+  for (const key of ['turn', 'step']) {
+    if (w[key] !== undefined && !(Number.isInteger(w[key]) && w[key] >= 1)) {
+      throw new BadRequest(`${where}.${key}: a positive integer`);
+    }
+  }
+  return { turn: w.turn ?? null, step: w.step ?? null };
+}
+
 function listener(l, where) {
   if (!isObject(l)) throw new BadRequest(`${where}: not a listener`);
   const before = array(l.before ?? [], `${where}.before`, action);
+  const w = l.when === undefined ? { turn: null, step: null } : when(l.when, `${where}.when`);
   switch (l.kind) {
     case 'wrap':
-      fields(l, where, ['kind'], ['transform', 'before', 'after']);
-      return { kind: 'wrap', transform: transform(l.transform ?? { kind: 'keep' }, `${where}.transform`), before, after: array(l.after ?? [], `${where}.after`, action) };
+      fields(l, where, ['kind'], ['transform', 'before', 'after', 'afterEnter', 'afterReject', 'when']);
+      return {
+        kind: 'wrap', transform: transform(l.transform ?? { kind: 'keep' }, `${where}.transform`), before,
+        after: array(l.after ?? [], `${where}.after`, action),
+        afterEnter: array(l.afterEnter ?? [], `${where}.afterEnter`, action),
+        afterReject: array(l.afterReject ?? [], `${where}.afterReject`, action),
+        when: w,
+      };
     case 'veto':
-      fields(l, where, ['kind', 'decision'], ['before']);
-      return { kind: 'veto', decision: decision(l.decision, `${where}.decision`), before };
+      fields(l, where, ['kind', 'decision'], ['before', 'when']);
+      return { kind: 'veto', decision: decision(l.decision, `${where}.decision`), before, when: w };
     case 'throw':
-      fields(l, where, ['kind', 'message'], ['before']);
-      return { kind: 'throw', message: str(l.message, `${where}.message`), before };
+      fields(l, where, ['kind', 'message'], ['before', 'when']);
+      return { kind: 'throw', message: str(l.message, `${where}.message`), before, when: w };
     default:
       throw new BadRequest(`${where}: unknown listener kind ${JSON.stringify(l.kind)}`);
   }

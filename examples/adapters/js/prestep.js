@@ -4,9 +4,10 @@
 // listener throwing right there), calling next() or not, and shaping what next() returned.
 //
 // Listener shapes (already decoded by the adapter):
-//   {kind: 'wrap', transform, before: [action], after: [action]}
-//   {kind: 'veto', decision, before: [action]}
-//   {kind: 'throw', message, before: [action]}
+//   {kind: 'wrap', transform, before: [action], after: [action], afterEnter: [action], afterReject: [action], when}
+//   {kind: 'veto', decision, before: [action], when}
+//   {kind: 'throw', message, before: [action], when}
+// when: {turn, step} (null = any): a listener whose when does not match the payload passes through.
 // transform: {kind: 'keep'} | {kind: 'replace', decision} | {kind: 'drop', ids} | {kind: 'add', messages}
 // decision: {kind: 'reject'} | {kind: 'enter', messages}
 
@@ -31,7 +32,9 @@ function shape(result, transform) {
 
 // Returns the outermost decision; throws ListenerThrew (with the message) when a listener throws,
 // or when one of its actions is refused, which is the same thing from the loop's side.
-function runWaterfall(claimed, listeners, perform) {
+// payload: {turn, step}, the running turn and the number the step gets if entered (DECIDE-1).
+function runWaterfall(claimed, listeners, perform, payload) {
+  const matches = (w) => !w || ((w.turn === null || w.turn === payload.turn) && (w.step === null || w.step === payload.step));
   const act = (actions) => {
     for (const action of actions) {
       try {
@@ -45,11 +48,14 @@ function runWaterfall(claimed, listeners, perform) {
   const call = (index) => {
     if (index === listeners.length) return { kind: 'enter', messages: claimed }; // the default
     const listener = listeners[index];
+    if (!matches(listener.when)) return call(index + 1); // not for this payload: pass through
     act(listener.before || []);
     if (listener.kind === 'throw') throw new ListenerThrew(listener.message);
     if (listener.kind === 'veto') return listener.decision; // the rest of the chain never runs
     const result = call(index + 1);
     act(listener.after || []);
+    // DECIDE-9: side actions may depend on what the rest of the chain decided.
+    act((result.kind === 'enter' ? listener.afterEnter : listener.afterReject) || []);
     return shape(result, listener.transform || { kind: 'keep' });
   };
   return call(0);

@@ -92,7 +92,14 @@ class Implementation:
         return None
 
     def waterfall(self, batch: list[dict], listeners: list[dict]) -> dict:
-        """DECIDE-3: outermost first; each acts as it runs, may call next(), shapes what it returns."""
+        """DECIDE-3: outermost first; each acts as it runs, may call next(), shapes what it returns.
+
+        The payload is the batch, the turn and the step the decision would open (DECIDE-1); a
+        listener whose `when` does not match it passes through untouched.
+        """
+        turn = self.agent.turn
+        assert turn is not None
+        payload = {"turn": turn.number, "step": turn.step + 1}
 
         def act(actions: list[dict]) -> None:
             refused = self.run_actions(actions)
@@ -103,6 +110,8 @@ class Implementation:
             if index == len(listeners):
                 return {"kind": "enter", "messages": batch}  # the default enters the claimed batch
             listener = listeners[index]
+            if any(v is not None and v != payload[k] for k, v in listener["when"].items()):
+                return call(index + 1)  # not for this payload: next(), unchanged, no action
             act(listener["before"])
             if listener["kind"] == "throw":
                 raise ListenerThrew(listener["message"])
@@ -110,6 +119,7 @@ class Implementation:
                 return listener["decision"]
             result = call(index + 1)
             act(listener["after"])
+            act(listener["afterEnter"] if result["kind"] == "enter" else listener["afterReject"])  # DECIDE-9
             return shaped(result, listener["transform"])
 
         return call(0)

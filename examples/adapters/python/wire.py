@@ -153,22 +153,35 @@ def transform(raw: object, where: str) -> dict:
     raise BadRequest(f"{where}: unknown transform {kind!r}")
 
 
+def when(raw: object, where: str) -> dict:
+    """`when {turn?, step?}`: the pre-step payloads a listener acts on (positive integers)."""
+    o = fields(raw, where, (), ("turn", "step"))
+    for key in ("turn", "step"):
+        value = o.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise BadRequest(f"{where}.{key}: a positive integer, got {value!r}")
+    return {"turn": o.get("turn"), "step": o.get("step")}
+
+
 def listener(raw: object, where: str) -> dict:
     kind = raw.get("kind") if isinstance(raw, dict) else None
     if kind == "wrap":
-        o = fields(raw, where, ("kind",), ("transform", "before", "after"))
-        return {"kind": "wrap", "transform": transform(o.get("transform", {"kind": "keep"}), f"{where}.transform"),
-                "before": actions(o.get("before", []), f"{where}.before"),
-                "after": actions(o.get("after", []), f"{where}.after")}
-    if kind == "veto":
-        o = fields(raw, where, ("kind", "decision"), ("before",))
-        return {"kind": "veto", "decision": decision(o["decision"], where),
-                "before": actions(o.get("before", []), f"{where}.before")}
-    if kind == "throw":
-        o = fields(raw, where, ("kind", "message"), ("before",))
-        return {"kind": "throw", "message": text(o["message"], where),
-                "before": actions(o.get("before", []), f"{where}.before")}
-    raise BadRequest(f"{where}: unknown listener {kind!r}")
+        o = fields(raw, where, ("kind",), ("transform", "before", "after", "afterEnter", "afterReject", "when"))
+        out = {"kind": "wrap", "transform": transform(o.get("transform", {"kind": "keep"}), f"{where}.transform")}
+        for key in ("before", "after", "afterEnter", "afterReject"):
+            out[key] = actions(o.get(key, []), f"{where}.{key}")
+    elif kind == "veto":
+        o = fields(raw, where, ("kind", "decision"), ("before", "when"))
+        out = {"kind": "veto", "decision": decision(o["decision"], where),
+               "before": actions(o.get("before", []), f"{where}.before")}
+    elif kind == "throw":
+        o = fields(raw, where, ("kind", "message"), ("before", "when"))
+        out = {"kind": "throw", "message": text(o["message"], where),
+               "before": actions(o.get("before", []), f"{where}.before")}
+    else:
+        raise BadRequest(f"{where}: unknown listener {kind!r}")
+    out["when"] = when(o.get("when", {}), f"{where}.when")
+    return out
 
 
 def command(raw: object) -> dict:
@@ -220,7 +233,8 @@ def ops_of(raw: dict) -> set[str]:
     nested = list(raw.get("actions") or []) if isinstance(raw.get("actions"), list) else []
     for x in raw.get("listeners") or [] if isinstance(raw.get("listeners"), list) else []:
         if isinstance(x, dict):
-            nested += [a for key in ("before", "after") if isinstance(x.get(key), list) for a in x[key]]
+            nested += [a for key in ("before", "after", "afterEnter", "afterReject")
+                       if isinstance(x.get(key), list) for a in x[key]]
     for a in nested:
         if isinstance(a, dict):
             ops |= ops_of(a)

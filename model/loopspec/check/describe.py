@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
 from loopspec.check.verdict import EventRef
 
 MAX_IDS = 6
@@ -43,26 +46,29 @@ def _turn_step(data: object) -> str:
     return f"{_short(turn)}.{_short(step)}"
 
 
+def _tool_result(data: object) -> str:
+    message = _get(data, "message")
+    content = _get(message, "content")
+    block = content[0] if isinstance(content, list) and content else None
+    return f"{_turn_step(data)} answers {_short(_get(block, 'toolCallId'), 30)}"
+
+
+# What each event type says, in a few words; other types show their turn and step, if any.
+SUMMARIES: Mapping[str, Callable[[object], str]] = MappingProxyType({
+    "agent/inbox/spliced": _splice,
+    "turn/end": lambda data: f"turn {_short(_get(data, 'turn'))} {_short(_get(_get(data, 'reason'), 'kind'))}",
+    "user/message": lambda data: f"{_short(_get(data, 'id'), 30)}",
+    "session/end-seed": _short,
+    "tool/call": lambda data: f"{_turn_step(data)} call {_short(_get(data, 'callId'), 30)}",
+    "tool/result": _tool_result,
+})
+
+
 def summarize(event: object) -> str:
     """What an event says, in a few words (the type is shown separately)."""
     etype, data = _get(event, "type"), _get(event, "data")
-    if etype == "agent/inbox/spliced":
-        return _splice(data)
-    if etype == "turn/end":
-        reason = _get(data, "reason")
-        return f"turn {_short(_get(data, 'turn'))} {_short(_get(reason, 'kind'))}"
-    if etype == "user/message":
-        return f"{_short(_get(data, 'id'), 30)}"
-    if etype == "session/end-seed":
-        return _short(data)
-    if etype == "tool/call":
-        return f"{_turn_step(data)} call {_short(_get(data, 'callId'), 30)}"
-    if etype == "tool/result":
-        message = _get(data, "message")
-        content = _get(message, "content")
-        block = content[0] if isinstance(content, list) and content else None
-        return f"{_turn_step(data)} answers {_short(_get(block, 'toolCallId'), 30)}"
-    return _turn_step(data)
+    summary = SUMMARIES.get(etype) if isinstance(etype, str) else None
+    return _turn_step(data) if summary is None else summary(data)
 
 
 def event_ref(event: object, line: int) -> EventRef:

@@ -86,6 +86,10 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
         st.claim_done = ()
 
 
+# END-1: the fields each reason kind carries besides ``kind``.
+REASON_FIELDS = {"aborted": frozenset({"kind", "reason"}), "error": frozenset({"kind", "error"})}
+
+
 def _reason(st: CheckState, data: object) -> str:
     reason = data.get("reason") if isinstance(data, dict) else None
     kind = reason.get("kind") if isinstance(reason, dict) else None
@@ -94,20 +98,36 @@ def _reason(st: CheckState, data: object) -> str:
             st.violate("LOG-8", f"turn/end reason must be an object with a string kind, got {reason!r}",
                        "Every turn end names its reason kind (END-1).")
         return ""
+    assert isinstance(reason, dict)
     if kind not in END_KINDS:
         st.violate("END-1", f"unknown turn end reason {kind!r}",
                    "The released loop ends turns completed, max-tokens, blocked, aborted or error, and crash repair "
                    "writes interrupted (v0.1.7 fork cuts: forked); nothing else.")
+        return kind
+    extra = sorted(reason.keys() - REASON_FIELDS.get(kind, frozenset({"kind"})))
+    if extra:
+        st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {extra}",
+                   "Each reason kind has its fixed fields: aborted its cancel cause, error its failure, the others "
+                   "none (crash repair writes interrupted without any recovery flag, REPAIR-1).")
     elif kind == "aborted":
-        cause = reason.get("reason") if isinstance(reason, dict) else None
+        cause = reason.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
             st.violate("VARIANT-2", f"aborted turn end without a cancel cause, got reason {cause!r}",
                        "An aborted end carries the cancel cause as an object with a string kind (whole in v0.1.1 "
                        "and v0.1.5, kind only in v0.1.7).")
-    elif kind == "error" and not isinstance(reason.get("error") if isinstance(reason, dict) else None, dict):
-        st.violate("END-1", "error turn end without an error object",
-                   "An error end carries the failure ({message, code}) that ended the turn.")
+    elif kind == "error" and not _is_failure(reason.get("error")):
+        st.violate("END-1", f"error turn end without a failure {{message, code}}, got {reason.get('error')!r}",
+                   "An error end carries the failure that ended the turn: a string message and, when present, a "
+                   "string code (a non-LLM error is written {message, code: 'UNKNOWN'}, DECIDE-7).")
     return kind
+
+
+def _is_failure(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("message"), str)
+        and isinstance(value.get("code", ""), str)
+    )
 
 
 def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:

@@ -1,6 +1,6 @@
 """Checking a live notification stream against its durable log (spec areas NOTIFY, STATUS, CLAIM-4, END-2).
 
-The stream (``live.jsonl``, see real-traces/README.md) interleaves durable markers
+The stream (``live.jsonl``, see examples/recordings/README.md) interleaves durable markers
 ``{kind: durable, seq, type}`` with the notifications the agent emitted.  The log is read in step
 with the markers and fed to the log checker, which says what each record did; from that the
 expected notifications follow:
@@ -247,7 +247,8 @@ class LiveChecker:
         if not ok:
             rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-2"
             want = f"{etype} {_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
-            self.violate(rule, f"{ntype} {_id(rec.get('message'))}, expected {want}",
+            differing = _differing(etype, message, turn, rec)
+            self.violate(rule, f"{ntype} {_id(rec.get('message'))}, expected {want}{differing}",
                          "After a public edit: one discarded per removed message in list order, then one inserted "
                          "per inserted message; after a claim: one claimed per claimed message in batch order with "
                          "the enclosing turn, and no discarded.")
@@ -264,6 +265,19 @@ class LiveChecker:
                 self.violate("LOG-5", f"the live stream ends before log line {item[0]} ({otype})",
                              "A live stream given with a log must report all of the log's events.")
             self.feed(*item)
+
+
+def _differing(etype: str, message: object, turn: object, rec: dict[str, object]) -> str:
+    """When type and id agree, which fields do not (else the report would read ``X, expected X``)."""
+    if rec.get("type") != etype or _id(rec.get("message")) != _id(message):
+        return ""
+    got = rec.get("message")
+    fields = [f"turn {rec.get('turn')!r} not {turn!r}"] if etype == CLAIMED and rec.get("turn") != turn else []
+    if isinstance(got, dict) and isinstance(message, dict):
+        fields += [f"message.{k}" for k in sorted(set(got) | set(message), key=str) if got.get(k) != message.get(k)]
+    elif got != message:
+        fields.append("message")
+    return f" (differs in {', '.join(fields)})" if fields else ""
 
 
 def _id(message: object) -> str:

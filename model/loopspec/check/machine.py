@@ -19,7 +19,7 @@ from loopspec.check.inbox_track import InboxTracker, LeanInbox
 from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.log.events import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer
+from loopspec.log.events import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer, is_surface_op
 
 END_SEED = "session/end-seed"
 Handler = Callable[[CheckState, dict[str, object], object, int], None]
@@ -45,7 +45,8 @@ NOT_CONTEXT = frozenset({"assistant/chunk", "assistant/attempt", "request/header
 _INT_ONLY = {int}
 LOG_1_WHY = (
     "Each line of a session log is one JSON object with a string type, safe-integer seq and time, a data value, "
-    "and optionally ignorable: true, surfaceOp and integer sourceEventSeqs; nothing else is written by the session."
+    "and optionally ignorable: true, surfaceOp ('append' or an object) and sourceEventSeqs (seqs); nothing else is "
+    "written by the session."
 )
 
 
@@ -65,13 +66,15 @@ def _well_formed(raw: dict[str, object]) -> bool:
         return True
     if not raw.keys() <= ENVELOPE_KEYS or raw.get("ignorable", True) is not True:
         return False
+    surface = raw.get("surfaceOp", "append")
+    if surface != "append" and type(surface) is not dict:
+        return False
     if "sourceEventSeqs" not in raw:
         return True
     seqs = raw["sourceEventSeqs"]
     # C-level passes over the list: it is as long as the message's streamed chunks.
     return type(seqs) is list and (
-        not seqs
-        or (set(map(type, seqs)) == _INT_ONLY and min(seqs) >= -MAX_SAFE_INTEGER and max(seqs) <= MAX_SAFE_INTEGER)
+        not seqs or (set(map(type, seqs)) == _INT_ONLY and min(seqs) >= 0 and max(seqs) <= MAX_SAFE_INTEGER)
     )
 
 
@@ -95,11 +98,13 @@ def envelope_problem(raw: object) -> str | None:
         return "'data' is missing"
     if "ignorable" in raw and raw["ignorable"] is not True:
         return f"'ignorable' may only be true, got {raw['ignorable']!r}"
+    if "surfaceOp" in raw and not is_surface_op(raw["surfaceOp"]):
+        return f"'surfaceOp' must be 'append' or an object, got {raw['surfaceOp']!r}"
     seqs = raw.get("sourceEventSeqs")
     if "sourceEventSeqs" in raw and not (
-        isinstance(seqs, list) and all(is_safe_integer(s) and isinstance(s, int) for s in seqs)
+        isinstance(seqs, list) and all(is_safe_integer(s) and isinstance(s, int) and s >= 0 for s in seqs)
     ):
-        return "'sourceEventSeqs' must be an array of integers"
+        return "'sourceEventSeqs' must be an array of seqs (non-negative integers)"
     return None
 
 

@@ -1,5 +1,9 @@
 """Finding, opening and parsing session logs for ``loopspec check`` (spec rules LOG-1, LOG-5).
 
+:func:`discover` turns the command line's paths into log files, naming what is wrong with the
+rest (missing, a symlink loop, unreadable, a folder without logs); :func:`holds_an_event` tells a
+broken session log from a file that is not one at all.
+
 Logs are read as bytes, line by line, so memory stays flat in the log's length.  Each line is
 parsed by the fastest parser available (orjson when installed, else the standard library); a
 line the fast parser refuses goes through :func:`parse_slowly`, which decides *why* with the
@@ -9,13 +13,18 @@ double, strict UTF-8, no byte order mark) and tells a torn tail from garbage (LO
 
 from __future__ import annotations
 
+import errno
 import gzip
 import json
+import os
+import stat
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO, cast
 
 from loopspec.check.torn_tail import is_object_prefix
+from loopspec.log.reader import STDIN
 
 BOM = b"\xef\xbb\xbf"
 LIVE_SUFFIXES = (".live.jsonl", ".live.jsonl.gz")
@@ -37,17 +46,64 @@ def is_log_name(name: str) -> bool:
     return name.endswith(LOG_SUFFIXES) and not name.endswith(LIVE_SUFFIXES)
 
 
+def _stat_problem(path: Path, err: OSError) -> str:
+    """What is wrong with a path that cannot be looked at, in the user's words."""
+    if err.errno == errno.ELOOP:
+        return f"{path}: a symlink loop (the link leads back to itself), not a log"
+    if err.errno == errno.ENOENT:
+        return f"{path}: no such file or directory"
+    return f"{path}: cannot read ({err.strerror or err})"
+
+
+def _walk(folder: Path, problems: list[str]) -> list[Path]:
+    """Log files under ``folder`` (sorted); unreadable folders and broken links become problems.
+
+    Symlinked folders are not followed (a link to an ancestor would never end); symlinked files are.
+    """
+    found: list[Path] = []
+
+    def unreadable(err: OSError) -> None:
+        problems.append(_stat_problem(Path(err.filename or folder), err))
+
+    for top, _, names in os.walk(folder, onerror=unreadable):
+        for name in names:
+            if not is_log_name(name):
+                continue
+            path = Path(top, name)
+            try:
+                if stat.S_ISREG(path.stat().st_mode):
+                    found.append(path)
+            except OSError as err:
+                problems.append(_stat_problem(path, err))
+    return sorted(found)
+
+
 def discover(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
-    """Log files named or found under directories (sorted), and problems with missing paths."""
+    """Log files named or found under folders (sorted per folder), and what is wrong with the rest.
+
+    A folder that holds no log at all is a problem, not an empty pass: a CI job pointed at the
+    wrong folder must fail.  ``-`` (standard input) is passed through for the caller to read.
+    """
     found: list[Path] = []
     problems: list[str] = []
     for path in paths:
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and is_log_name(p.name)))
-        elif path.exists():
+        if str(path) == STDIN:
             found.append(path)
+            continue
+        try:
+            mode = path.stat().st_mode
+        except OSError as err:
+            problems.append(_stat_problem(path, err))
+            continue
+        if stat.S_ISDIR(mode):
+            before = len(problems)
+            logs = _walk(path, problems)
+            if not logs and len(problems) == before:
+                problems.append(f"{path}: no session log in this folder (looked for *.jsonl and *.jsonl.gz, "
+                                "except *.live.jsonl)")
+            found.extend(logs)
         else:
-            problems.append(f"{path}: no such file or directory")
+            found.append(path)
     return found, problems
 
 
@@ -56,6 +112,36 @@ def open_log(path: Path) -> BinaryIO:
     if path.name.endswith(".gz"):
         return cast(BinaryIO, gzip.open(path, "rb"))
     return path.open("rb")
+
+
+def _event_like(line: bytes) -> bool:
+    """Whether a line is a JSON object once LOG-1's defects are forgiven, or a cut-off one.
+
+    Forgiven: a byte order mark, invalid UTF-8, NaN/Infinity tokens, numbers beyond a double,
+    nesting too deep to read.  Such a line is a damaged event (a rule violation); a file with no
+    such line at all is not a session log.
+    """
+    text = line.removeprefix(BOM).decode("utf-8", "replace").strip()
+    if not text.startswith("{"):
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except RecursionError:
+        return True
+    except ValueError:
+        return is_object_prefix(text)
+
+
+def holds_an_event(path: Path) -> bool:
+    """Whether any line of the log looks like an event (stops at the first that does).
+
+    An unreadable stream counts as holding one, so the verdict already reached stands.
+    """
+    try:
+        with open_log(path) as stream:
+            return any(_event_like(line) for line in stream)
+    except (OSError, EOFError, zlib.error):
+        return True
 
 
 def _no_constant(token: str) -> object:

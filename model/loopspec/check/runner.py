@@ -1,7 +1,9 @@
 """Checking one log file end to end: open, stream, feed, verdict (spec rules LOG-1, LOG-5).
 
 :func:`check_file` never raises on bad input: an unreadable or undecompressable file is an
-``unusable`` verdict with a reason, and everything inside the file is a rule violation.
+``unusable`` verdict with a reason, and so is a file in which nothing looks like an event (random
+bytes, another JSON format: not a session log at all); everything inside a session log is a rule
+violation.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from typing import BinaryIO
 
 from loopspec.check.live import check_live
 from loopspec.check.machine import LogChecker
-from loopspec.check.reader import LineProblem, fast_loads, open_log, parse_slowly
+from loopspec.check.reader import LineProblem, fast_loads, holds_an_event, open_log, parse_slowly
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
 from loopspec.log.events import MAX_SAFE_INTEGER
 
 UNREADABLE = (OSError, EOFError, zlib.error)
+NOT_A_LOG = ("not a session log: no line of it is a JSON object, even forgiving a byte order mark, bad UTF-8 or "
+             "NaN (a session log holds one event object per line)")
 
 
 def scan(stream: BinaryIO, checker: LogChecker) -> int:
@@ -107,6 +111,8 @@ def check_file(path: Path | str, options: CheckOptions | None = None, live: Path
         if collecting:
             gc.enable()
     violations = checker.found() + extra
+    if checker.violations and not holds_an_event(Path(path)):
+        return LogResult(name, "unusable", 0, lines, problem=NOT_A_LOG, seconds=time.perf_counter() - started)
     events = lines - (1 if checker.torn_tail else 0)
     return LogResult(
         file=name,

@@ -2,29 +2,149 @@
 
 Each subcommand lives in its own module exposing ``register(subparsers)``; the module sets
 ``func`` on its parser, which receives the parsed arguments and returns the exit code.
+:func:`main` is the one place an unexpected exception is turned into exit code 3 and a single
+line for the user (never a traceback; ``LOOPSPEC_TRACEBACK=1`` shows it to a developer).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
+import textwrap
 from collections.abc import Sequence
 
-SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors")
+SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors",
+               "loopspec.cli.reproduce")
+INTERNAL_ERROR = 3
+EXIT_CODES = """\
+exit codes (every subcommand):
+  0  success: every log valid, every case passed, no disagreement found, documents up to date
+  1  a finding: a rule is broken, a case failed, a disagreement, a document out of date
+  2  unusable input or bad usage: nothing was judged (missing file, folder without logs, ...)
+  3  internal error of loopspec itself: please report it with the command line that caused it
+"""
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default; descriptions and epilogs are wrapped line by line,
+    so the line breaks (and indents) they are written with stay."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        out = []
+        for line in text.splitlines():
+            hang = indent + " " * (len(line) - len(line.lstrip()) + (3 if line.startswith(" ") else 0))
+            out.append(textwrap.fill(line, width, initial_indent=indent, subsequent_indent=hang))
+        return "\n".join(out)
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "%(default)" in text or action.default is argparse.SUPPRESS:
+            return text
+        if not action.option_strings and action.nargs not in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return text
+        # Flags and unset options read better as off / none than as Python's False / None.
+        if action.default is None:
+            shown = "none"
+        elif action.default is False:
+            shown = "off"
+        else:
+            shown = "%(default)s"
+        return f"{text} (default: {shown})"
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose help shows defaults; subparsers are of the same class."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class _Version(argparse.Action):
+    """``--version``: the package, the spec it reads and the formats it speaks."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version, the spec digest and the vector and adapter formats, then exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(version_text())
+        parser.exit(0)
+
+
+def version_text() -> str:
+    # Imported here: the version must not cost the other commands the vectors' imports.
+    from loopspec.rules.shipped import SpecMissing, package_version, spec_digest
+    from loopspec.vectors.adapter.client import PROTOCOL
+    from loopspec.vectors.case import CASE_FORMAT
+    from loopspec.vectors.suite import SUITE_FORMAT
+
+    try:
+        digest = spec_digest()
+    except SpecMissing as err:
+        digest = f"missing ({err})"
+    return (f"loopspec {package_version()}\n"
+            f"spec digest: {digest}\n"
+            f"vector case format: {CASE_FORMAT}; suite format: {SUITE_FORMAT}\n"
+            f"adapter protocol: {PROTOCOL}")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="loopspec", description=__doc__.splitlines()[0] if __doc__ else None)
-    subparsers = parser.add_subparsers(dest="command", required=True)
+    parser = Parser(
+        prog="loopspec",
+        description="The reference model of the durable agent inbox and turn/step lifecycle, as an oracle: "
+        "check session logs, run the conformance vectors against an adapter, search an adapter with drive.",
+        epilog=EXIT_CODES,
+    )
+    parser.add_argument("--version", action=_Version)
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
         importlib.import_module(name).register(subparsers)
     return parser
 
 
+def _inputs(args: argparse.Namespace) -> str:
+    """What the command was working on, for the one-line internal error."""
+    parts: list[str] = []
+    for key in ("paths", "suite", "manifest", "live", "out", "out_dir"):
+        value = getattr(args, key, None)
+        if isinstance(value, list | tuple):
+            parts += [str(v) for v in value]
+        elif value is not None:
+            parts.append(str(value))
+    adapter = [a for a in getattr(args, "adapter", None) or [] if a != "--"]
+    if adapter:
+        parts.append("adapter " + " ".join(adapter))
+    return ", ".join(parts) or "no input"
+
+
+def _command(args: argparse.Namespace) -> str:
+    return " ".join(str(c) for c in (args.command, getattr(args, "vectors_command", None)) if c)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        print(f"loopspec {_command(args)}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader of our output went away (``| head``): nothing more can be said to it.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as err:
+        if os.environ.get("LOOPSPEC_TRACEBACK"):
+            raise
+        detail = " ".join(f"{type(err).__name__}: {err}".split())
+        print(f"loopspec {_command(args)}: internal error — please report (input: {_inputs(args)}; {detail})",
+              file=sys.stderr)
+        return INTERNAL_ERROR
     return code
 
 

@@ -2,23 +2,33 @@
 
 Exit codes: 0 every log is valid (or every manifest example got its expected verdict); 1 some
 log violates a rule (or an example did not get its verdict); 2 unusable input (unreadable or
-missing file, corrupt compression, malformed manifest) or bad usage.
+missing file, a symlink loop, a folder with no log, a file that is not a session log, corrupt
+compression, malformed or empty manifest) or bad usage; 3 an internal error (cli.main).
+``-`` reads a log from standard input (plain or gzip).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
+
+import attrs
 
 from loopspec.check.manifest import ManifestError, load_manifest, verify
 from loopspec.check.parallel import check_files
 from loopspec.check.reader import discover
-from loopspec.check.report import FORMATS, Summary, render
+from loopspec.check.report import FORMATS, Summary, render, render_manifest
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
+from loopspec.log.reader import STDIN, spool
+
+STDIN_NAME = "<stdin>"
 
 PROGRESS_MIN_FILES = 20
 
@@ -55,20 +65,36 @@ def _run_manifest(args: argparse.Namespace) -> int:
     except ManifestError as err:
         print(f"loopspec check: {err}", file=sys.stderr)
         return 2
+    if not expectations:
+        print(f"loopspec check: {args.manifest} lists no example logs: nothing to check", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     outcomes = verify(expectations)
-    bad = 0
-    for expectation, _, mismatch in outcomes:
-        what = expectation.verdict + (f" {expectation.rule}" if expectation.rule else "")
-        if mismatch is None:
-            if not args.quiet:
-                print(f"ok       {expectation.path}: {what}")
-        else:
-            bad += 1
-            print(f"MISMATCH {expectation.path}: {mismatch}")
     summary = Summary.of([r for _, r, _ in outcomes], time.perf_counter() - started)
-    print(f"manifest: {len(outcomes) - bad}/{len(outcomes)} example(s) as expected; {summary.line()}")
-    return 0 if bad == 0 else 1
+    sys.stdout.write(render_manifest(args.format, str(args.manifest), outcomes, summary, quiet=args.quiet))
+    return 0 if all(mismatch is None for *_, mismatch in outcomes) else 1
+
+
+def _renamed(result: LogResult, copy: Path | None) -> LogResult:
+    """The spooled copy of standard input (the log or the live stream) reported as ``<stdin>``."""
+    if copy is None:
+        return result
+    spooled = str(copy)
+    return attrs.evolve(
+        result, file=STDIN_NAME if result.file == spooled else result.file,
+        violations=tuple(attrs.evolve(v, file=STDIN_NAME) if v.file == spooled else v for v in result.violations))
+
+
+@contextmanager
+def _stdin_spooled(paths: list[Path], live: Path | None) -> Iterator[tuple[list[Path], Path | None, Path | None]]:
+    """``-`` among the logs or as ``--live``, copied to a temporary file; yields the paths to read
+    and the copy (None when standard input is not read)."""
+    if not any(str(p) == STDIN for p in paths) and str(live) != STDIN:
+        yield paths, live, None
+        return
+    with tempfile.TemporaryDirectory(prefix="loopspec-stdin-") as folder:
+        copy = spool(sys.stdin.buffer, Path(folder))
+        yield ([copy if str(p) == STDIN else p for p in paths], copy if str(live) == STDIN else live, copy)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,19 +109,28 @@ def run(args: argparse.Namespace) -> int:
     if not args.paths:
         print("loopspec check: give log files or directories (or --manifest FILE)", file=sys.stderr)
         return 2
+    reads_stdin = [p for p in [*args.paths, args.live] if str(p) == STDIN]
+    if len(reads_stdin) > 1:
+        print("loopspec check: standard input (-) can be read once only", file=sys.stderr)
+        return 2
     files, problems = discover(args.paths)
     for problem in problems:
         print(f"loopspec check: {problem}", file=sys.stderr)
+    if not files:
+        print("loopspec check: no session log to check", file=sys.stderr)
+        return 2
     if args.live is not None and (len(files) != 1 or problems):
         print("loopspec check: --live needs exactly one log", file=sys.stderr)
         return 2
     options = _options(args)
     started = time.perf_counter()
     results: list[LogResult]
-    if args.live is not None:
-        results = [check_file(files[0], options, live=args.live)]
-    else:
-        results = check_files(files, options, max(1, args.jobs), _Progress(sys.stderr, len(files)))
+    with _stdin_spooled(files, args.live) as (files, live, copy):
+        if live is not None:
+            results = [check_file(files[0], options, live=live)]
+        else:
+            results = check_files(files, options, max(1, args.jobs), _Progress(sys.stderr, len(files)))
+        results = [_renamed(r, copy) for r in results]
     summary = Summary.of(results, time.perf_counter() - started)
     sys.stdout.write(render(args.format, results, summary, quiet=args.quiet))
     if problems or any(r.status == "unusable" for r in results):
@@ -114,20 +149,28 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "check",
         help="check session logs against the spec's rules",
-        description="Check JSONL session logs (plain or .gz; directories are searched for *.jsonl and "
-        "*.jsonl.gz, except *.live.jsonl) and report each violation with its rule ID. An empty file is a "
-        "valid empty log. Exit 0: all valid; 1: a rule is violated; 2: unusable input or usage.",
+        description="Check JSONL session logs (plain or .gz; - reads standard input; directories are searched "
+        "for *.jsonl and *.jsonl.gz, except *.live.jsonl) and report each violation with its rule ID, where it "
+        "happened and the section of the spec that states the rule. An empty file is a valid empty log; a "
+        "file in which no line is a JSON object is not a session log (exit 2). Exit 0: all valid; 1: a rule "
+        "is violated; 2: unusable input or usage (missing or unreadable path, symlink loop, folder without "
+        "logs, not a session log, corrupt compression); 3: internal error.",
     )
-    parser.add_argument("paths", nargs="*", type=Path, help="session logs or directories of them")
-    parser.add_argument("--live", type=Path, metavar="FILE", help="also check this live.jsonl stream against the log")
+    parser.add_argument("paths", nargs="*", type=Path,
+                        help="session logs (*.jsonl, *.jsonl.gz, or - for standard input) or folders of them")
+    parser.add_argument("--live", type=Path, metavar="FILE",
+                        help="also check this live.jsonl stream against the (single) log")
     parser.add_argument("--all", action="store_true", help="report every violation, not only the first")
     parser.add_argument("--max-violations", type=_positive, metavar="N",
-                        help="report at most N per log (implies --all)")
+                        help="report at most N per log (implies --all; without it --all stops at 100)")
     parser.add_argument("--allow-torn-tail", action="store_true",
                         help="accept a cut-off last line without newline (a crash mid-append), minus that line")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="report format (default: text)")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="report format; json and junit name the tool version, the spec digest and each "
+                        "violated rule's spec section")
     parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N", help="check logs in N processes")
     parser.add_argument("--quiet", "-q", action="store_true", help="only report invalid logs and the summary")
     parser.add_argument("--manifest", type=Path, metavar="FILE",
-                        help="check the example logs a manifest lists against their expected verdicts")
+                        help="check the example logs a manifest lists against their expected verdicts "
+                        "(honours --format and --quiet)")
     parser.set_defaults(func=run)

@@ -1,47 +1,79 @@
-"""``loopspec replay PATH...``: fold session logs and print the pending inbox of each."""
+"""``loopspec replay PATH...``: fold session logs and print the pending inbox of each.
+
+Input is found and refused as ``loopspec check`` does it (:func:`loopspec.check.reader.discover`):
+``-`` is standard input, ``.gz`` logs are decompressed, and a missing path, a symlink loop, a
+folder without logs, an unreadable or corrupt file or a file that is not a session log at all
+exits 2 with a message.  A session log whose fold breaks a rule is reported INVALID (exit 1).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+import tempfile
+import zlib
 from pathlib import Path
 
+from loopspec.check.reader import discover, holds_an_event
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.fold import replay
-from loopspec.log.reader import read_events
+from loopspec.log.reader import STDIN, read_events, spool
+
+UNREADABLE = (OSError, EOFError, zlib.error)
 
 
-def _logs(paths: list[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(sorted(path.rglob("*.events.jsonl")))
-        else:
-            found.append(path)
-    return found
+def _replay_one(path: Path, shown: str) -> int:
+    """Print one log's pending inbox; its exit status (0 folded, 1 a rule broken, 2 unusable)."""
+    try:
+        state = replay(read_events(path))
+    except InvalidEvent as err:
+        if not holds_an_event(path):
+            print(f"loopspec replay: {shown}: not a session log (no line of it is a JSON object)", file=sys.stderr)
+            return 2
+        print(f"{shown}: INVALID {err}")
+        return 1
+    except UNREADABLE as err:
+        reason = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        print(f"loopspec replay: {shown}: cannot read ({reason})", file=sys.stderr)
+        return 2
+    summary = {
+        "next-turn": [m.id.value for m in state.next_turn],
+        "next-step": [m.id.value for m in state.next_step],
+    }
+    print(f"{shown}: {json.dumps(summary)}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
-    status = 0
-    for path in _logs(args.paths):
-        try:
-            state = replay(read_events(path))
-        except InvalidEvent as err:
-            print(f"{path}: INVALID {err}")
-            status = 1
-            continue
-        except OSError as err:
-            print(f"{path}: cannot read ({err.strerror})")
-            return 2
-        summary = {
-            "next-turn": [m.id.value for m in state.next_turn],
-            "next-step": [m.id.value for m in state.next_step],
-        }
-        print(f"{path}: {json.dumps(summary)}")
-    return status
+    if sum(1 for p in args.paths if str(p) == STDIN) > 1:
+        print("loopspec replay: standard input (-) can be read once only", file=sys.stderr)
+        return 2
+    files, problems = discover(args.paths)
+    for problem in problems:
+        print(f"loopspec replay: {problem}", file=sys.stderr)
+    if not files:
+        print("loopspec replay: no session log to replay", file=sys.stderr)
+        return 2
+    worst = 2 if problems else 0
+    with tempfile.TemporaryDirectory(prefix="loopspec-stdin-") as folder:
+        for path in files:
+            if str(path) == STDIN:
+                status = _replay_one(spool(sys.stdin.buffer, Path(folder)), "<stdin>")
+            else:
+                status = _replay_one(path, str(path))
+            worst = max(worst, status)
+    return worst
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("replay", help="fold session logs and print each pending inbox")
-    parser.add_argument("paths", nargs="+", type=Path, help="*.events.jsonl files or directories of them")
+    parser = subparsers.add_parser(
+        "replay", help="fold session logs and print each pending inbox",
+        description="Fold each session log's inbox records (spec area FOLD) and print the pending next-turn and "
+        "next-step message ids. Logs are found as check finds them (plain or .gz, - for standard input, "
+        "folders searched for *.jsonl except *.live.jsonl). Exit 0: every log folded; 1: a log breaks a rule "
+        "of the fold or the log format; 2: unusable input; 3: internal error.",
+    )
+    parser.add_argument("paths", nargs="+", type=Path,
+                        help="session logs (*.jsonl, *.jsonl.gz, or - for standard input) or folders of them")
     parser.set_defaults(func=run)

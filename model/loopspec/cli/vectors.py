@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from loopspec.cli import pack as pack_command
 from loopspec.vectors.adapter.client import DEFAULT_TIMEOUT, AdapterError, AdapterFailure, SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler, serve
 from loopspec.vectors.case import case_text
@@ -140,16 +141,23 @@ def _drive(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    vectors = subparsers.add_parser("vectors", help="generate or run conformance vector suites")
-    sub = vectors.add_subparsers(dest="vectors_command", required=True)
-    gen = sub.add_parser("generate", help="write a deterministic vector suite")
+    vectors = subparsers.add_parser(
+        "vectors", help="generate, run or pack conformance vector suites",
+        description="The language-neutral conformance suite: generate it, run it against an adapter "
+        "(spec/adapter-protocol.md), or pack it as a versioned archive.")
+    sub = vectors.add_subparsers(dest="vectors_command", required=True, metavar="COMMAND")
+    gen = sub.add_parser(
+        "generate", help="write a deterministic vector suite",
+        description="Write the suite: one JSON case per file (a hand-written case per rule checkable from "
+        "commands, a shortest walk per lifecycle-table row, COUNT random walks) and manifest.json with the "
+        "formats, the package version, the spec digest and a sha256 per case. Same seed and count, same bytes. "
+        "Exit 0: written; 1: a rule checkable from commands has no case, or a row is unreachable; 2: usage.")
     gen.add_argument("out_dir", type=Path, nargs="?", help="same as --out")
     gen.add_argument("--out", type=Path, help="suite directory (created; an old suite there is replaced)")
-    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--seed", type=int, default=0, help="seed of the generated walks")
     gen.add_argument("--count", type=int, default=20, help="number of extra random-walk cases")
     gen.set_defaults(func=_generate)
-    run_options = argparse.ArgumentParser(prog="loopspec vectors run", add_help=False,
-                                          formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    run_options = argparse.ArgumentParser(prog="loopspec vectors run", add_help=False)
     run_options.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
                              help="seconds to wait for each response")
     run_options.add_argument("--format", choices=FORMATS, default="text",
@@ -159,16 +167,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                                   "a glob over case ids ('lifecycle/*')")
     run = sub.add_parser("run", parents=[run_options],
                          help="run a suite (or one case file) against an adapter: run DIR -- COMMAND...",
-                         description="Run a vector suite (or one case file) against an adapter program given after "
-                                     "--. Exit 0: the adapter conforms to its profile; 1: a case of its profile "
-                                     "failed or was not run; 2: usage error or unreadable suite.",
-                         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                         description="Run every case of a suite (or one case file) that the adapter's capability "
+                         "profile can run against the adapter started with the command line after --; see "
+                         "spec/adapter-protocol.md. Exit 0: the adapter conforms to its profile; 1: a case of its "
+                         "profile failed or was not run; 2: usage error, unreadable suite or empty selection.")
     run.add_argument("suite", type=Path, help="suite directory (with manifest.json) or one case file")
     run.add_argument("adapter", nargs=argparse.REMAINDER, help="-- then the adapter's command line")
     run.set_defaults(func=_run, options=run_options)
 
-    adapter = subparsers.add_parser("adapter", help="serve the model over the adapter protocol (stdin/stdout)",
-                                    formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    pack_command.register(sub)
+
+    adapter = subparsers.add_parser(
+        "adapter", help="serve the model over the adapter protocol (stdin/stdout)",
+        description="Serve the model itself over the adapter protocol (spec/adapter-protocol.md) on standard "
+        "input and output: the reference adapter, e.g. `loopspec vectors run SUITE -- loopspec adapter`.")
     adapter.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE,
                          help="capability profile to serve: " + "; ".join(
                              f"{p.name}: {p.summary}" for p in PROFILES.values()))
@@ -176,13 +188,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     drv = subparsers.add_parser(
         "drive", help="differential testing of an adapter against the model",
-        description="Hypothesis draws command sequences, sends each command to the adapter given after -- and to "
-                    "the model, and compares; on a disagreement it prints the minimal sequence as a vector case on "
-                    "stdout. Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage error.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        description="Hypothesis generates command sequences of the adapter's capability profile, sends each to "
+        "the adapter started with the command line after -- and to the model, and shrinks the first disagreement "
+        "to a minimal vector case (printed on stdout); the last line on stderr says how many examples ran and "
+        "how fast. Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage.")
     drv.add_argument("--examples", type=positive_int, default=200, help="command sequences to try")
     drv.add_argument("--steps", type=positive_int, default=30, help="commands per example")
-    drv.add_argument("--seed", type=int, default=0, help="Hypothesis seed (same seed, same sequences)")
+    drv.add_argument("--seed", type=int, default=0, help="seed of the search (same seed, same sequences)")
     drv.add_argument("--time-budget", type=positive_float, default=120.0,
                      help="seconds for the whole run (generation and shrinking)")
     drv.add_argument("--shrink-budget", type=positive_float, default=20.0, help="seconds for Hypothesis' shrinking")

@@ -58,18 +58,22 @@ def check_envelope(raw: object, line_seq: int | None = None) -> str:
         raise InvalidEvent("LOG-1", "'data' is missing", seq)
     if "ignorable" in raw and raw["ignorable"] is not True:
         raise InvalidEvent("LOG-1", f"'ignorable' may only be true, got {shown(raw['ignorable'])}", seq)
+    if "surfaceOp" in raw and not is_surface_op(raw["surfaceOp"]):
+        raise InvalidEvent("LOG-1", f"'surfaceOp' must be 'append' or an object, got {shown(raw['surfaceOp'])}", seq)
     if "sourceEventSeqs" in raw:
         seqs = raw["sourceEventSeqs"]
         # Inlined _is_safe_int: assistant messages list dozens of source seqs.
         if not (
             isinstance(seqs, list)
-            and all(
-                isinstance(s, int) and not isinstance(s, bool) and -MAX_SAFE_INTEGER <= s <= MAX_SAFE_INTEGER
-                for s in seqs
-            )
+            and all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SAFE_INTEGER for s in seqs)
         ):
-            raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of integers", seq)
+            raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of seqs (non-negative integers)", seq)
     return etype
+
+
+def is_surface_op(value: object) -> bool:
+    """LOG-1: a surface event's ``surfaceOp`` is ``"append"`` or an edit object."""
+    return value == "append" or isinstance(value, dict)
 
 
 @attrs.frozen

@@ -1,14 +1,23 @@
-"""Reading real session logs (JSONL, one envelope per line) into model events."""
+"""Reading real session logs (JSONL, one envelope per line, plain or gzip) into model events.
+
+Also where a command line's ``-`` (standard input) becomes a file: :func:`spool` copies it to a
+temporary file, so every reader, serial or in worker processes, reads a path.
+"""
 
 from __future__ import annotations
 
+import gzip
 import json
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO, TextIO
 
 from loopspec.data.errors import InvalidEvent
 from loopspec.log.events import SessionEvent, check_envelope
 
+STDIN = "-"
+GZIP_MAGIC = b"\x1f\x8b"
 SHALLOW_BRACKETS = 100
 """A line with fewer ``[`` and ``{`` than this nests less deeply than that, so freezing its data
 cannot exhaust the stack; only such lines may skip freezing (see :meth:`EventReader.only`)."""
@@ -62,8 +71,14 @@ class EventReader(Iterator[SessionEvent]):
         return self._lines
 
     def _read(self) -> Iterator[tuple[int, str]]:
-        with self._path.open(encoding="utf-8") as handle:
-            yield from enumerate(handle, start=1)
+        line_no = 0
+        with open_text(self._path) as handle:
+            try:
+                for line_no, line in enumerate(handle, start=1):
+                    yield line_no, line
+            except UnicodeDecodeError as err:
+                # Text is decoded ahead in blocks: the bad byte is after the last line read, not exactly on it.
+                raise InvalidEvent("LOG-1", f"after line {line_no}: not valid UTF-8 ({err.reason})") from None
 
     def __iter__(self) -> EventReader:
         return self
@@ -87,3 +102,21 @@ class EventReader(Iterator[SessionEvent]):
 def read_events(path: Path) -> EventReader:
     """Events of a ``*.events.jsonl`` file in order; blank lines are not allowed (LOG-1)."""
     return EventReader(path)
+
+
+def open_text(path: Path) -> TextIO:
+    """A log's text, decompressed when the name ends in ``.gz``."""
+    if path.name.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8")
+    return path.open(encoding="utf-8")
+
+
+def spool(stream: BinaryIO, folder: Path) -> Path:
+    """Copy ``stream`` (standard input) into ``folder``; the file is named ``stdin.events.jsonl``,
+    with ``.gz`` added when the bytes are gzip-compressed, so it is read as it was written."""
+    head = stream.read(2)
+    path = folder / ("stdin.events.jsonl.gz" if head == GZIP_MAGIC else "stdin.events.jsonl")
+    with path.open("wb") as out:
+        out.write(head)
+        shutil.copyfileobj(stream, out)
+    return path

@@ -16,7 +16,7 @@ from loopspec.data.messages import InboxTarget
 from loopspec.loop import commands as cmd
 from loopspec.loop.effects import EFFECTS
 from loopspec.loop.guards import GUARDS
-from loopspec.loop.pre_step import run_chain
+from loopspec.loop.pre_step import PreStepPayload, run_chain
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.loop.table import CHOICES, IDLE, Row, rows_for
 from loopspec.loop.work import Work, run_actions
@@ -43,7 +43,8 @@ def _prelude(work: Work, command: cmd.Command) -> None:
     run = work.agent.running
     if isinstance(command, cmd.Decide) and run is not None and run.aborted is None:
         # DECIDE-3: the chain runs over the claimed batch; its side actions go through the table too.
-        chain = run_chain(run.batch, command.listeners)
+        # DECIDE-1: the listeners see the batch, the turn and the number the step would get.
+        chain = run_chain(run.batch, command.listeners, PreStepPayload(run.turn, run.step + 1))
         work.decision = chain.decision
         work.raised = chain.raised
         refused = run_actions(work, chain.actions, step)

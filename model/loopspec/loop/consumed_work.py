@@ -119,7 +119,7 @@ def message_fates(events: Iterable[SessionEvent]) -> tuple[MessageFate, ...]:
     pre: all(p.feed(e) is None for p in [InboxProjector()] for e in events)
     post: [f.id for f in __return__] == [MessageId(m["id"]) for e in events if e.type == SPLICED for m in e.data["inserted"]]
     post: [f.inserted_seq for f in __return__] == [e.seq for e in events if e.type == SPLICED for _ in e.data["inserted"]]
-    post: sorted(f.id for f in __return__ if f.fate == "pending") == sorted(__import__("loopspec.inbox.fold").fold.replay(events).ids())
+    post: sorted(f.id for f in __return__ if f.fate == "pending") == sorted(__import__("loopspec.inbox.fold").inbox.fold.replay(events).ids())
     post: all((f.fate == "pending") == (f.left_seq is None) for f in __return__)
     post: all(f.left_seq is None or f.left_seq > f.inserted_seq for f in __return__)
     post: all(f.left_seq is None or (events[f.left_seq].data.get("outcome") == "canceled") == (f.fate == "canceled") for f in __return__)

@@ -13,7 +13,7 @@ import attrs
 
 from loopspec.data.json_value import Frozen, JsonObject
 from loopspec.data.messages import InboxTarget
-from loopspec.data.notifications import AgentError, StatusChanged
+from loopspec.data.notifications import AgentError, Status, StatusChanged
 from loopspec.inbox import operations as ops
 from loopspec.inbox.fold import replay
 from loopspec.loop import commands as cmd
@@ -79,9 +79,9 @@ def _abort(work: Work, _: str) -> None:
         work.set_run(aborted=work.command.cause)
 
 
-def _status(status: str) -> Callable[[Work, str], None]:
+def _status(status: Status) -> Callable[[Work, str], None]:
     def effect(work: Work, _: str) -> None:
-        work.notify(StatusChanged("running" if status == "running" else "idle"))
+        work.notify(StatusChanged(status))
 
     return effect
 
@@ -105,18 +105,24 @@ def _failure(work: Work) -> Frozen:
     return rec.error_failure(work.raised or "", work.code)
 
 
+def _finished_reason(work: Work) -> Frozen:
+    # A turn that ran out of steps ends with the reason its last step settled (RESULT-1).
+    assert work.run.turn_ends is not None
+    return rec.reason(work.run.turn_ends)
+
+
+# The reasons ``end-turn:KIND`` writes (END-1), by the argument the table gives the effect.
+END_REASONS: Mapping[str, Callable[[Work], Frozen]] = MappingProxyType({
+    rec.ABORTED: lambda work: rec.aborted_reason(work.run.aborted),
+    rec.ERROR: lambda work: rec.error_reason(_failure(work)),
+    "finished": _finished_reason,
+    rec.COMPLETED: lambda _: rec.reason(rec.COMPLETED),
+    rec.BLOCKED: lambda _: rec.reason(rec.BLOCKED),
+})
+
+
 def _end_turn(work: Work, kind: str) -> None:
-    run = work.run
-    if kind == "aborted":
-        reason = rec.aborted_reason(run.aborted)
-    elif kind == "error":
-        reason = rec.error_reason(_failure(work))
-    elif kind == "finished":
-        assert run.turn_ends is not None
-        reason = rec.reason(run.turn_ends)
-    else:
-        reason = rec.reason(kind)
-    work.write(rec.turn_end(run.turn, reason))
+    work.write(rec.turn_end(work.run.turn, END_REASONS[kind](work)))
     work.set_run(ended=kind, normal_exit=kind == "finished", batch=())
 
 
@@ -197,4 +203,5 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "reload": _reload,
 })
 
-
+# The arguments an effect takes after ``:`` in a table row; an effect not listed takes none.
+EFFECT_ARGUMENTS: Mapping[str, frozenset[str]] = MappingProxyType({"end-turn": frozenset(END_REASONS)})

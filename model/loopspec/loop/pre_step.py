@@ -66,12 +66,54 @@ Transform = Keep | Replace | Drop | Add
 
 
 @attrs.frozen
+class PreStepPayload:
+    """What ``agent/pre-step`` hands every listener besides the batch (DECIDE-1).
+
+    ``turn`` is the running turn's number and ``step`` the number the step gets if the decision
+    enters (the last opened step + 1).  The abort signal of the real payload is the model's
+    ``cancel`` command, so it is not repeated here.
+    """
+
+    turn: int
+    step: int
+
+
+FIRST_BOUNDARY = PreStepPayload(turn=1, step=1)
+
+
+@attrs.frozen
+class When:
+    """The payloads a listener acts on; a field left ``None`` matches any value (DECIDE-1).
+
+    A listener whose ``when`` does not match is transparent: it calls ``next()``, returns what
+    came back and performs no action, as a real listener that checks ``step`` and returns early.
+    """
+
+    turn: int | None = None
+    step: int | None = None
+
+    def matches(self, payload: PreStepPayload) -> bool:
+        return self.turn in (None, payload.turn) and self.step in (None, payload.step)
+
+
+ALWAYS = When()
+
+
+@attrs.frozen
 class Wrap:
-    """Run ``before``, call ``next()``, run ``after``, return ``transform(next())``."""
+    """Run ``before``, call ``next()``, run ``after``, then ``after_enter`` or ``after_reject``
+    according to what ``next()`` returned, and return ``transform(next())`` (DECIDE-3, DECIDE-9).
+
+    The conditional actions are how a listener's side effects depend on the downstream decision:
+    the workspace pattern removes a staged item only when the step is entered.
+    """
 
     transform: Transform = Keep()
     before: tuple[ListenerActionT, ...] = ()
     after: tuple[ListenerActionT, ...] = ()
+    after_enter: tuple[ListenerActionT, ...] = ()
+    after_reject: tuple[ListenerActionT, ...] = ()
+    when: When = ALWAYS
 
 
 @attrs.frozen
@@ -80,6 +122,7 @@ class Veto:
 
     decision: PreStepDecision
     before: tuple[ListenerActionT, ...] = ()
+    when: When = ALWAYS
 
 
 @attrs.frozen
@@ -88,6 +131,7 @@ class Throw:
 
     message: str
     before: tuple[ListenerActionT, ...] = ()
+    when: When = ALWAYS
 
 
 Listener = Wrap | Veto | Throw
@@ -120,28 +164,32 @@ class _Thrown(Exception):
         self.message = message
 
 
-def run_chain(claimed: Messages, listeners: tuple[Listener, ...]) -> ChainRun:
-    """Evaluate the waterfall over the claimed batch (DECIDE-3).
+def run_chain(
+    claimed: Messages, listeners: tuple[Listener, ...], payload: PreStepPayload = FIRST_BOUNDARY
+) -> ChainRun:
+    """Evaluate the waterfall over the claimed batch and the payload (DECIDE-1, DECIDE-3, DECIDE-9).
 
     Contracts (checked by CrossHair, see docs/contracts.md): exactly one of decision and raised
-    message; an empty chain enters the claimed batch and acts on nothing; the first listener that
-    is not a ``Wrap`` ends the descent, so a ``Throw`` there is the raised message, and an outermost
-    ``Veto`` or ``Throw`` alone decides, with only its own actions; a chain of keeping wraps enters
-    the claimed batch; an ``enter`` holds only claimed messages and messages a listener supplied
-    (an ``Add``, a ``Replace`` or a ``Veto`` decision); an outermost ``Drop`` leaves none of its
-    ids; an outer ``Wrap`` brackets the inner chain's actions: its ``before``, then the rest of the
-    chain's, then (unless something threw) its ``after`` — so actions are every ``before`` in chain
-    order, then every ``after`` inside out.
+    message; an empty chain enters the claimed batch and acts on nothing; an outermost listener
+    whose ``when`` does not match the payload is transparent (the chain behaves as without it);
+    otherwise the first listener that is not a ``Wrap`` ends the descent, so a ``Throw`` there is
+    the raised message, and an outermost ``Veto`` or ``Throw`` alone decides, with only its own
+    actions; a chain of keeping wraps enters the claimed batch; an ``enter`` holds only claimed
+    messages and messages a listener supplied (an ``Add``, a ``Replace`` or a ``Veto`` decision);
+    an outermost acting ``Drop`` leaves none of its ids; an outer acting ``Wrap`` brackets the
+    inner chain's actions: its ``before``, then the rest of the chain's, then (unless something
+    threw) its ``after`` and the conditional actions for what the inner chain decided.
 
     post: (__return__.decision is None) != (__return__.raised is None)
     post: len(listeners) > 0 or __return__ == ChainRun(Enter(claimed), None, ())
-    post: __return__.raised == next((getattr(x, "message", None) for x in listeners if not isinstance(x, Wrap)), None)
-    post: len(listeners) == 0 or isinstance(x := listeners[0], Wrap) or __return__.actions == x.before
-    post: len(listeners) == 0 or not isinstance(x := listeners[0], Veto) or __return__.decision == x.decision
+    post: len(listeners) == 0 or listeners[0].when.matches(payload) or __return__ == run_chain(claimed, listeners[1:], payload)
+    post: __return__.raised == next((getattr(x, "message", None) for x in listeners if x.when.matches(payload) and not isinstance(x, Wrap)), None)
+    post: len(listeners) == 0 or not (x := listeners[0]).when.matches(payload) or isinstance(x, Wrap) or __return__.actions == x.before
+    post: len(listeners) == 0 or not (x := listeners[0]).when.matches(payload) or not isinstance(x, Veto) or __return__.decision == x.decision
     post: not all(getattr(x, "transform", None) == Keep() for x in listeners) or __return__.decision == Enter(claimed)
     post: all(m in claimed or any(m in getattr(getattr(t, "decision", t), "messages", ()) for t in (getattr(x, "transform", x) for x in listeners)) for m in getattr(__return__.decision, "messages", ()))
-    post: len(listeners) == 0 or not isinstance(d := getattr(listeners[0], "transform", None), Drop) or set(d.ids).isdisjoint(m.id for m in getattr(__return__.decision, "messages", ()))
-    post: len(listeners) == 0 or not isinstance(w := listeners[0], Wrap) or __return__.actions == w.before + run_chain(claimed, listeners[1:]).actions + (w.after if __return__.raised is None else ())
+    post: len(listeners) == 0 or not listeners[0].when.matches(payload) or not isinstance(d := getattr(listeners[0], "transform", None), Drop) or set(d.ids).isdisjoint(m.id for m in getattr(__return__.decision, "messages", ()))
+    post: len(listeners) == 0 or not isinstance(w := listeners[0], Wrap) or not w.when.matches(payload) or __return__.actions == w.before + (inner := run_chain(claimed, listeners[1:], payload)).actions + ((w.after + (w.after_enter if isinstance(inner.decision, Enter) else w.after_reject)) if __return__.raised is None else ())
     """  # noqa: E501 (PEP 316 conditions are one line each)
     actions: list[ListenerActionT] = []
 
@@ -149,6 +197,8 @@ def run_chain(claimed: Messages, listeners: tuple[Listener, ...]) -> ChainRun:
         if index == len(listeners):
             return Enter(claimed)  # DECIDE-3: the innermost default enters the claimed batch
         listener = listeners[index]
+        if not listener.when.matches(payload):
+            return call(index + 1)  # DECIDE-1: a listener that does not act on this payload passes through
         actions.extend(listener.before)
         if isinstance(listener, Throw):
             raise _Thrown(listener.message)
@@ -156,6 +206,8 @@ def run_chain(claimed: Messages, listeners: tuple[Listener, ...]) -> ChainRun:
             return listener.decision  # later listeners and the default never run
         result = call(index + 1)
         actions.extend(listener.after)
+        # DECIDE-9: the side actions may depend on what the rest of the chain decided.
+        actions.extend(listener.after_enter if isinstance(result, Enter) else listener.after_reject)
         return _transform(result, listener.transform)
 
     try:

@@ -7,7 +7,8 @@ STEP-2).  The richer checks a conformance run needs live in :mod:`loopspec.check
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 
 import attrs
 
@@ -51,38 +52,56 @@ def apply(view: LifecycleView, event: SessionEvent) -> LifecycleView:
     post: __return__.open_turn != view.open_turn or __return__.steps_in_turn >= view.steps_in_turn
     post: event.type in (TURN_START, TURN_END, STEP_START, STEP_END) or __return__ is view
     """
-    if event.type == TURN_START:
-        turn = _number(event, "turn")
-        if view.open_turn is not None:
-            raise InvalidEvent("TURN-2", f"turn/start {turn} while turn {view.open_turn} is open", event.seq)
-        if turn != view.last_turn + 1:
-            raise InvalidEvent("TURN-1", f"turn/start {turn}, expected {view.last_turn + 1}", event.seq)
-        return LifecycleView(turn, turn, None, 0)
-    if event.type == TURN_END:
-        turn = _number(event, "turn")
-        if view.open_turn != turn:
-            raise InvalidEvent("TURN-3", f"turn/end {turn} but the open turn is {view.open_turn}", event.seq)
-        if view.open_step is not None:
-            raise InvalidEvent("TURN-3", f"turn/end {turn} while step {view.open_step} is open", event.seq)
-        return LifecycleView(view.last_turn)
-    if event.type == STEP_START:
-        turn, step = _number(event, "turn"), _number(event, "step")
-        if view.open_turn != turn or view.open_step is not None or step != view.steps_in_turn + 1:
-            raise InvalidEvent(
-                "STEP-1",
-                f"step/start {turn}.{step} but open turn is {view.open_turn}, open step {view.open_step}, "
-                f"next step {view.steps_in_turn + 1}",
-                event.seq,
-            )
-        return attrs.evolve(view, open_step=step, steps_in_turn=step)
-    if event.type == STEP_END:
-        turn, step = _number(event, "turn"), _number(event, "step")
-        if view.open_turn != turn or view.open_step != step:
-            raise InvalidEvent(
-                "STEP-2", f"step/end {turn}.{step} but the open step is {view.open_turn}.{view.open_step}", event.seq
-            )
-        return attrs.evolve(view, open_step=None)
-    return view
+    applies = _BOUNDARIES.get(event.type)
+    return view if applies is None else applies(view, event)
+
+
+def _turn_start(view: LifecycleView, event: SessionEvent) -> LifecycleView:
+    turn = _number(event, "turn")
+    if view.open_turn is not None:
+        raise InvalidEvent("TURN-2", f"turn/start {turn} while turn {view.open_turn} is open", event.seq)
+    if turn != view.last_turn + 1:
+        raise InvalidEvent("TURN-1", f"turn/start {turn}, expected {view.last_turn + 1}", event.seq)
+    return LifecycleView(turn, turn, None, 0)
+
+
+def _turn_end(view: LifecycleView, event: SessionEvent) -> LifecycleView:
+    turn = _number(event, "turn")
+    if view.open_turn != turn:
+        raise InvalidEvent("TURN-3", f"turn/end {turn} but the open turn is {view.open_turn}", event.seq)
+    if view.open_step is not None:
+        raise InvalidEvent("TURN-3", f"turn/end {turn} while step {view.open_step} is open", event.seq)
+    return LifecycleView(view.last_turn)
+
+
+def _step_start(view: LifecycleView, event: SessionEvent) -> LifecycleView:
+    turn, step = _number(event, "turn"), _number(event, "step")
+    if view.open_turn != turn or view.open_step is not None or step != view.steps_in_turn + 1:
+        raise InvalidEvent(
+            "STEP-1",
+            f"step/start {turn}.{step} but open turn is {view.open_turn}, open step {view.open_step}, "
+            f"next step {view.steps_in_turn + 1}",
+            event.seq,
+        )
+    return attrs.evolve(view, open_step=step, steps_in_turn=step)
+
+
+def _step_end(view: LifecycleView, event: SessionEvent) -> LifecycleView:
+    turn, step = _number(event, "turn"), _number(event, "step")
+    if view.open_turn != turn or view.open_step != step:
+        raise InvalidEvent(
+            "STEP-2", f"step/end {turn}.{step} but the open step is {view.open_turn}.{view.open_step}", event.seq
+        )
+    return attrs.evolve(view, open_step=None)
+
+
+# The boundary events the view folds, by type; any other type leaves the view as it is.
+_BOUNDARIES: Mapping[str, Callable[[LifecycleView, SessionEvent], LifecycleView]] = MappingProxyType({
+    TURN_START: _turn_start,
+    TURN_END: _turn_end,
+    STEP_START: _step_start,
+    STEP_END: _step_end,
+})
 
 
 def project(events: Iterable[SessionEvent]) -> LifecycleView:

@@ -8,10 +8,13 @@ An input with no row for the current phase is refused with ``INPUT-4``.
 
 Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfall is pending);
 ``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
-pending).  Guards and effects are named here and implemented in :mod:`loopspec.loop.agent`.
+pending).  Guards and effects are named here and implemented in the registries
+:data:`loopspec.loop.guards.GUARDS` and :data:`loopspec.loop.effects.EFFECTS` (an effect's
+argument after ``:`` is looked up in :data:`loopspec.loop.effects.EFFECT_ARGUMENTS`);
+``tests/loop/test_registries.py`` fails on a name without a function or a function no row uses.
 
-Where the sources disagree the table follows ``../shared/seeds/README.md`` (details and reasons
-in ``spec/decisions.md``):
+Where the sources disagree the table follows the decision record (the reasons are in
+``spec/decisions.md``):
 
 * a ``reject`` closes the turn ``blocked`` and parks the rest (DECIDE-5, CHAIN-2) — the decision
   record over the walk-through's "try the next pre-step";

@@ -6,8 +6,9 @@ Every normative rule is a level-2 heading ``## ID — title`` followed by exactl
 through :func:`load_spec`, so the format is defined in one place and a malformed rule is
 reported with its file and line instead of being silently skipped.
 
-The spec is located relative to this file (``model/loopspec/../../spec``): it is part of the
-source checkout, not of the installed package.
+The spec is found by :func:`loopspec.rules.shipped.spec_dir`: the package data of an installed
+wheel, else the checkout's ``spec/``.  A rule's :attr:`Rule.file` is always ``spec/NAME.md``, the
+path of its chapter in the repository, wherever it was read from.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from pathlib import Path
 
 import attrs
 
+from loopspec.rules.shipped import SpecMissing
+from loopspec.rules.shipped import spec_dir as shipped_spec_dir
+
+# The source checkout's root and spec, for the tools that only work in one (``loopspec docs``).
 REPO_ROOT = Path(__file__).resolve().parents[3]
 SPEC_DIR = REPO_ROOT / "spec"
 
@@ -28,6 +33,12 @@ _HEADING = re.compile(r"^## (?P<id>[A-Z]+-[0-9]+) — (?P<title>\S.*)$")
 _NEAR_HEADING = re.compile(r"^##\s+[A-Z]+-[0-9]+\b")
 _BULLET = re.compile(r"^- \*\*(?P<name>[A-Za-z ]+):\*\* (?P<text>\S.*)$")
 _ID = re.compile(r"^(?P<area>[A-Z]+)-(?P<number>[0-9]+)$")
+
+
+def heading_anchor(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    slug = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return slug.replace(" ", "-")
 
 
 class SpecFormatError(ValueError):
@@ -54,6 +65,15 @@ class Rule:
     @property
     def number(self) -> int:
         return int(self.id.split("-", 1)[1])
+
+    @property
+    def anchor(self) -> str:
+        return heading_anchor(f"{self.id} — {self.title}")
+
+    @property
+    def section(self) -> str:
+        """Where the rule is stated: ``spec/NN-chapter.md#anchor``."""
+        return f"{self.file}#{self.anchor}"
 
 
 @attrs.frozen
@@ -112,8 +132,8 @@ def _parse_bullets(lines: list[str], path: Path, heading_line: int) -> dict[str,
     return found
 
 
-def parse_file(path: Path, repo_root: Path = REPO_ROOT) -> tuple[Rule, ...]:
-    """The rules of one spec file, in order."""
+def parse_file(path: Path, file: str | None = None) -> tuple[Rule, ...]:
+    """The rules of one spec file, in order; ``file`` names it in the rules (default ``spec/NAME``)."""
     text = path.read_text(encoding="utf-8").splitlines()
     starts: list[int] = []
     for index, line in enumerate(text):
@@ -145,24 +165,27 @@ def parse_file(path: Path, repo_root: Path = REPO_ROOT) -> tuple[Rule, ...]:
                 why=fields["why"],
                 source=fields["source"],
                 checkable_from=checkable,
-                file=path.relative_to(repo_root).as_posix() if path.is_relative_to(repo_root) else path.name,
+                file=file or f"spec/{path.name}",
                 line=start + 1,
             )
         )
     return tuple(rules)
 
 
-def load_spec(spec_dir: Path = SPEC_DIR) -> Spec:
-    """Parse every ``spec/*.md``; :class:`SpecFormatError` when absent, malformed or ambiguous."""
+def load_spec(spec_dir: Path | None = None) -> Spec:
+    """Parse every ``spec/*.md`` (default: the shipped spec); :class:`SpecFormatError` when absent,
+    malformed or ambiguous."""
+    if spec_dir is None:
+        try:
+            spec_dir = shipped_spec_dir()
+        except SpecMissing as err:
+            raise SpecFormatError(str(err)) from None
     if not spec_dir.is_dir():
-        raise SpecFormatError(
-            f"spec directory not found at {spec_dir}: the rule catalogue is read from a source "
-            "checkout (model/loopspec/../../spec), not from an installed package"
-        )
+        raise SpecFormatError(f"spec directory not found at {spec_dir}")
     rules: list[Rule] = []
     where: dict[str, str] = {}
     for path in sorted(spec_dir.glob("*.md")):
-        for rule in parse_file(path, spec_dir.parent):
+        for rule in parse_file(path):
             if rule.id in where:
                 raise SpecFormatError(f"{rule.file}:{rule.line}: {rule.id} is already defined in {where[rule.id]}")
             where[rule.id] = f"{rule.file}:{rule.line}"

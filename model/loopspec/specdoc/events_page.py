@@ -8,7 +8,7 @@ from loopspec.specdoc.markdown import cell, file_link, rule_link
 from loopspec.specdoc.schema_catalog import Field, SchemaFile
 
 if TYPE_CHECKING:
-    from loopspec.specdoc.generate import Project
+    from loopspec.specdoc.project import Project
 
 
 # Durable events in the order a turn writes them; any other type follows alphabetically.

@@ -1,7 +1,8 @@
 """Generated documentation: what is built from the spec, the code and the tests, and how.
 
 A :class:`GeneratedDoc` is a file under ``docs/`` made of *sections*; a section is a function
-from the :class:`Project` (the parsed spec, the rule citations, the schema catalog) to Markdown.
+from the :class:`~loopspec.specdoc.project.Project` (the parsed spec, the rule citations, the
+schema catalog) to Markdown.
 ``loopspec docs --write`` renders every document of :data:`DOCUMENTS` and writes it;
 ``loopspec docs --check`` renders them in memory and reports the ones whose file differs.
 
@@ -14,26 +15,13 @@ state diagrams and the lifecycle-table export are whole files rendered by
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import attrs
 
-from loopspec.rules.catalogue import REPO_ROOT, SPEC_DIR, Spec, load_spec
-from loopspec.specdoc.schema_catalog import SchemaCatalog, load_catalog
-from loopspec.specdoc.traceability import Traceability, collect
-
-
-@attrs.frozen
-class Project:
-    """Everything the generated documents are made from."""
-
-    root: Path
-    spec: Spec
-    traceability: Traceability
-    schemas: SchemaCatalog
-
-
-Section = Callable[[Project], str]
+from loopspec.specdoc import diagrams, layers_page
+from loopspec.specdoc import events_page as events_doc
+from loopspec.specdoc import traceability_page as traceability_doc
+from loopspec.specdoc.project import Project, Section
 
 
 @attrs.frozen
@@ -57,11 +45,6 @@ def sectioned(title: str, sources: str, sections: tuple[Section, ...]) -> Callab
 
 def documents() -> tuple[GeneratedDoc, ...]:
     """The generated documents, in the order they are written."""
-    # Imported here so that each document module may import Project from this package.
-    from loopspec.specdoc import diagrams
-    from loopspec.specdoc import events_page as events_doc
-    from loopspec.specdoc import traceability_page as traceability_doc
-
     trace = (traceability_doc.summary, traceability_doc.gaps, traceability_doc.by_area, traceability_doc.undefined)
     events = (events_doc.overview, events_doc.durable_events, events_doc.notifications, events_doc.shared_shapes)
     return (
@@ -73,12 +56,9 @@ def documents() -> tuple[GeneratedDoc, ...]:
         # Drawn from the executed lifecycle table by loopspec.specdoc.diagrams, which owns their layout.
         GeneratedDoc("docs/state-diagrams.md", lambda _: diagrams.diagrams_markdown()),
         GeneratedDoc("spec/lifecycle-table.json", lambda _: diagrams.table_json()),
+        # The hand-written reviewer's guide, whose layer picture is drawn from the import contract.
+        GeneratedDoc(layers_page.README, layers_page.readme_with_layers),
     )
-
-
-def load_project(root: Path = REPO_ROOT) -> Project:
-    spec = load_spec(SPEC_DIR if root == REPO_ROOT else root / "spec")
-    return Project(root, spec, collect(spec, root), load_catalog(root / "spec" / "schemas"))
 
 
 def render_all(project: Project) -> dict[str, str]:

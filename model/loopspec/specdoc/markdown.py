@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import re
-
-from loopspec.rules.catalogue import Rule
+from loopspec.rules.catalogue import Rule, heading_anchor
 
 
 def anchor(heading: str) -> str:
-    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
-    slug = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return slug.replace(" ", "-")
+    """The anchor GitHub gives a heading (the rule catalogue's own slug, for any heading)."""
+    return heading_anchor(heading)
 
 
 def rule_link(rule: Rule, from_dir: str = "docs") -> str:
     """``[ID](../spec/file.md#anchor)`` for a document in ``from_dir``."""
     up = "../" * len([p for p in from_dir.split("/") if p])
-    return f"[{rule.id}]({up}{rule.file}#{anchor(f'{rule.id} — {rule.title}')})"
+    return f"[{rule.id}]({up}{rule.section})"
 
 
 def file_link(label: str, repo_path: str, line: int | None = None, from_dir: str = "docs") -> str:

@@ -9,7 +9,7 @@ from loopspec.specdoc.markdown import cell, file_link, rule_link
 from loopspec.specdoc.traceability import Citation
 
 if TYPE_CHECKING:
-    from loopspec.specdoc.generate import Project
+    from loopspec.specdoc.project import Project
 
 
 def _short(path: str) -> str:

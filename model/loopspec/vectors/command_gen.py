@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Protocol, TypeVar
 
@@ -91,40 +91,20 @@ class Generator:
         return self.ch.pick([*ids, *ids, MessageId(self.ch.pick(ID_POOL))])
 
     def edit(self, agent: Agent) -> cmd.InboxEdit:
-        kind = self.ch.pick(("append", "prepend", "splice", "replace", "remove", "clear"))
+        kind = self.ch.pick(tuple(EDITS))
         target = self.ch.pick(TARGETS)
-        if kind == "append":
-            return cmd.Append(target, self.msg(agent))
-        if kind == "prepend":
-            return cmd.Prepend(target, self.msg(agent))
-        if kind == "splice":
-            return cmd.Splice(target, self.ch.pick(NUMBERS), self.ch.pick(NUMBERS), self.msgs(agent, 2))
-        if kind == "replace":
-            return cmd.Replace(self.pending_id(agent), self.msg(agent))
-        if kind == "remove":
-            return cmd.Remove(self.pending_id(agent))
-        return cmd.Clear()
+        return EDITS[kind](self, agent, target)
 
     def send(self, agent: Agent) -> cmd.Send:
-        kind = self.ch.pick(("followup", "steer", "inject", "send"))
-        m = self.msg(agent)
-        if kind == "followup":
-            return cmd.followup(m)
-        if kind == "steer":
-            return cmd.steer(m)
-        if kind == "inject":
-            return cmd.inject(m)
-        return cmd.Send(m, self.ch.pick(TARGETS), self.ch.pick((False, True)))
+        kind = self.ch.pick(tuple(SENDS))
+        return SENDS[kind](self, self.msg(agent))
 
     def cancel(self) -> cmd.Cancel:
         cause = self.ch.pick((cmd.USER_CAUSE, cmd.USER_CAUSE, freeze({"kind": "disposed"})))
         return cmd.Cancel(cause, self.ch.pick((False, True)))
 
     def action(self, agent: Agent) -> cmd.ListenerActionT:
-        kind = self.ch.pick(("send", "send", "edit", "cancel"))
-        if kind == "send":
-            return self.send(agent)
-        return self.edit(agent) if kind == "edit" else self.cancel()
+        return ACTIONS[self.ch.pick(("send", "send", "edit", "cancel"))](self, agent)
 
     def actions(self, agent: Agent, most: int) -> tuple[cmd.ListenerActionT, ...]:
         return tuple(self.action(agent) for _ in range(self.ch.integer(0, most)))
@@ -133,12 +113,17 @@ class Generator:
         options: tuple[ls.PreStepDecision, ...] = (ls.Enter(self.msgs(agent, 2)), ls.Reject())
         return self.ch.pick(options)
 
+    def when(self, agent: Agent) -> ls.When:
+        """Mostly every payload; sometimes only this or the next boundary's step, or this turn (DECIDE-1)."""
+        run = agent.running
+        turn, step = (run.turn, run.step + 1) if run else (1, 1)
+        options = (ls.ALWAYS, ls.ALWAYS, ls.ALWAYS, ls.When(step=step), ls.When(step=step + 1), ls.When(turn=turn))
+        return self.ch.pick(options)
+
     def listener(self, agent: Agent) -> ls.Listener:
-        kind = self.ch.pick(("wrap", "wrap", "veto", "throw"))
-        if kind == "veto":
-            return ls.Veto(self.decision(agent), self.actions(agent, 1))
-        if kind == "throw":
-            return ls.Throw("listener broke", self.actions(agent, 1))
+        return LISTENERS[self.ch.pick(("wrap", "wrap", "veto", "throw"))](self, agent)
+
+    def wrap(self, agent: Agent) -> ls.Wrap:
         batch = agent.running.batch if agent.running else ()
         transforms: tuple[ls.Transform, ...] = (
             ls.Keep(),
@@ -147,19 +132,23 @@ class Generator:
             ls.Add(self.msgs(agent, 1)),
             ls.Replace(self.decision(agent)),
         )
-        return ls.Wrap(self.ch.pick(transforms), self.actions(agent, 1), self.actions(agent, 1))
+        # DECIDE-9: actions that depend on what the rest of the chain decided.
+        return ls.Wrap(self.ch.pick(transforms), self.actions(agent, 1), self.actions(agent, 1),
+                       self.actions(agent, 1), self.actions(agent, 1), self.when(agent))
 
     def answer(self, agent: Agent, which: str) -> cmd.Command:
-        if which == "decide":
-            return cmd.Decide(tuple(self.listener(agent) for _ in range(self.ch.integer(0, 2))))
-        if which == "step-result":
-            kind = self.ch.pick(("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail"))
-            # Both flags are always drawn, so a choice keeps its meaning while shrinking, and used
-            # only by the kind they belong to (StepResult refuses them elsewhere).
-            conclude, retry = self.ch.integer(0, 3) == 0, self.ch.pick((True, False))
-            tools = kind == "tool-calls"
-            return cmd.StepResult(kind, self.msgs(agent, 1) if tools else (),
-                                  conclude=conclude and tools, retry=retry and kind == "request-error")
+        return AWAIT_ANSWERS[which](self, agent)
+
+    def step_result(self, agent: Agent) -> cmd.StepResult:
+        kind = self.ch.pick(("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail"))
+        # Both flags are always drawn, so a choice keeps its meaning while shrinking, and used
+        # only by the kind they belong to (StepResult refuses them elsewhere).
+        conclude, retry = self.ch.integer(0, 3) == 0, self.ch.pick((True, False))
+        tools = kind == "tool-calls"
+        return cmd.StepResult(kind, self.msgs(agent, 1) if tools else (),
+                              conclude=conclude and tools, retry=retry and kind == "request-error")
+
+    def turn_stopping(self, agent: Agent) -> cmd.TurnStopping:
         raises = self.ch.pick((None, None, None, "turn-stopping listener broke"))
         return cmd.TurnStopping(self.actions(agent, 2), raises)
 
@@ -171,14 +160,52 @@ class Generator:
         answer = ANSWERS.get(agent.phase)
         if kind == "answer":
             kind = answer if answer is not None else "send"
-        if kind == "send":
-            return self.send(agent)
-        if kind == "edit":
-            return self.edit(agent)
-        if kind == "cancel":
-            return self.cancel()
-        if kind == "restart":
-            return cmd.Restart() if self.ch.integer(0, 2) == 0 else self.send(agent)
-        if kind == "wrong-answer":  # an answer at the wrong await point: INPUT-4 refuses it
-            return self.answer(agent, self.ch.pick([a for p, a in ANSWERS.items() if p != agent.phase]))
-        return self.answer(agent, kind)
+        return NEXT_COMMANDS[kind](self, agent)
+
+    def wrong_answer(self, agent: Agent) -> cmd.Command:
+        """An answer at the wrong await point: INPUT-4 refuses it."""
+        return self.answer(agent, self.ch.pick([a for p, a in ANSWERS.items() if p != agent.phase]))
+
+    def restart(self, agent: Agent) -> cmd.Command:
+        return cmd.Restart() if self.ch.integer(0, 2) == 0 else self.send(agent)
+
+
+# Each kind of command and its builder, in the order the choosers pick from (the first options
+# are where Hypothesis shrinks to, so the order is part of the generator's behaviour).
+EDITS: Mapping[str, Callable[[Generator, Agent, InboxTarget], cmd.InboxEdit]] = MappingProxyType({
+    "append": lambda g, agent, target: cmd.Append(target, g.msg(agent)),
+    "prepend": lambda g, agent, target: cmd.Prepend(target, g.msg(agent)),
+    "splice": lambda g, agent, target: cmd.Splice(target, g.ch.pick(NUMBERS), g.ch.pick(NUMBERS), g.msgs(agent, 2)),
+    "replace": lambda g, agent, _: cmd.Replace(g.pending_id(agent), g.msg(agent)),
+    "remove": lambda g, agent, _: cmd.Remove(g.pending_id(agent)),
+    "clear": lambda g, agent, _: cmd.Clear(),
+})
+SENDS: Mapping[str, Callable[[Generator, UserMessage], cmd.Send]] = MappingProxyType({
+    "followup": lambda _, m: cmd.followup(m),
+    "steer": lambda _, m: cmd.steer(m),
+    "inject": lambda _, m: cmd.inject(m),
+    "send": lambda g, m: cmd.Send(m, g.ch.pick(TARGETS), g.ch.pick((False, True))),
+})
+ACTIONS: Mapping[str, Callable[[Generator, Agent], cmd.ListenerActionT]] = MappingProxyType({
+    "send": Generator.send,
+    "edit": Generator.edit,
+    "cancel": lambda g, _: g.cancel(),
+})
+LISTENERS: Mapping[str, Callable[[Generator, Agent], ls.Listener]] = MappingProxyType({
+    "wrap": Generator.wrap,
+    "veto": lambda g, agent: ls.Veto(g.decision(agent), g.actions(agent, 1), g.when(agent)),
+    "throw": lambda g, agent: ls.Throw("listener broke", g.actions(agent, 1), g.when(agent)),
+})
+AWAIT_ANSWERS: Mapping[str, Callable[[Generator, Agent], cmd.Command]] = MappingProxyType({
+    "decide": lambda g, agent: cmd.Decide(tuple(g.listener(agent) for _ in range(g.ch.integer(0, 2)))),
+    "step-result": Generator.step_result,
+    "turn-stopping": Generator.turn_stopping,
+})
+NEXT_COMMANDS: Mapping[str, Callable[[Generator, Agent], cmd.Command]] = MappingProxyType({
+    "send": Generator.send,
+    "edit": Generator.edit,
+    "cancel": lambda g, _: g.cancel(),
+    "restart": Generator.restart,
+    "wrong-answer": Generator.wrong_answer,
+    **AWAIT_ANSWERS,
+})

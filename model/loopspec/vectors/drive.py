@@ -189,12 +189,25 @@ def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed:
         session.tick(examples, checker.sent)
         model = initial(name)
         planned: list[Expected] = []
-        for _ in range(steps):  # the model alone decides what comes next, so the whole example is drawn first
+
+        def plan() -> Expected:
+            nonlocal model
             command = draw_command(data, model, 10 * len(planned), name, strategies)
             model, observation = observe(model, command)
             planned.append(Expected(command, encode_command(command), observation, chosen.state(state_of(model))))
+            return planned[-1]
+
         try:
-            found = checker.check(planned)
+            if checker.careful:
+                # Shrinking: draw, send and compare one command at a time and stop at the first
+                # difference, so a run that fails early costs only what it needs.
+                checker.begin()
+                found = next((f for f in (checker.one(i, plan()) for i in range(steps)) if f is not None), None)
+                found = found if found is not None else checker.end(steps)
+            else:
+                for _ in range(steps):  # the model alone decides what comes next: draw it all, send one batch
+                    plan()
+                found = checker.check(planned)
         except AdapterFailure as failure:
             session.examples += not session.failing
             session.lost, session.stopped = (failure, tuple(p.command for p in planned)), True

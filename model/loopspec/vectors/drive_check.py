@@ -95,18 +95,30 @@ class Checker:
         return self._audited(seen, len(steps))
 
     def _one_by_one(self, steps: Sequence[Expected]) -> tuple[str, int] | None:
-        self.adapter.reset()
-        seen: list[tuple[str, Json]] = []
+        self.begin()
         for index, step in enumerate(steps):
-            self.sent += 1
-            answers = self.adapter.pipeline([("command", step.encoded), ("state", {})], lockstep=True)
-            failure = next((a for a in answers if isinstance(a, AdapterFailure)), None)
-            if failure is not None:
-                raise failure
-            found = self._step(index, step, answers[0], answers[1], seen)
+            found = self.one(index, step)
             if found is not None:
                 return found
-        return self._audited(seen, len(steps))
+        return self.end(len(steps))
+
+    def begin(self) -> None:
+        """Start an example sent one command at a time (:meth:`one`, then :meth:`end`)."""
+        self.adapter.reset()
+        self._seen: list[tuple[str, Json]] = []
+
+    def one(self, index: int, step: Expected) -> tuple[str, int] | None:
+        """Send one command and ``state``, wait, compare; the disagreement or None."""
+        self.sent += 1
+        answers = self.adapter.pipeline([("command", step.encoded), ("state", {})], lockstep=True)
+        failure = next((a for a in answers if isinstance(a, AdapterFailure)), None)
+        if failure is not None:
+            raise failure
+        return self._step(index, step, answers[0], answers[1], self._seen)
+
+    def end(self, needed: int) -> tuple[str, int] | None:
+        """The audit of an example sent one command at a time."""
+        return self._audited(self._seen, needed)
 
     def _step(self, index: int, step: Expected, actual: object, state: object,
               seen: list[tuple[str, Json]]) -> tuple[str, int] | None:
@@ -158,24 +170,30 @@ class Checker:
         return None if found is None else found[0]
 
     def minimize(self, commands: tuple[VectorCommand, ...], budget: int = 400) -> tuple[VectorCommand, ...]:
-        """Greedy deletion after Hypothesis' shrink: drop any command the disagreement does not need.
+        """Greedy deletion after Hypothesis' shrink: drop any run of commands the disagreement does not need.
 
         Hypothesis shrinks draws, whose meaning depends on the phase they were drawn in; deleting
-        concrete commands keeps each one's meaning, so the printed case gets much shorter.
+        concrete commands keeps each one's meaning, so the printed case gets much shorter.  Runs
+        of several commands go first (halving their length), since a single command often cannot
+        leave alone: a decision needs its turn, a step result its step.  At most ``budget``
+        replays.
         """
-        changed = True
-        while changed and budget > 0:
-            changed = False
-            for index in range(len(commands)):
-                if budget <= 0:
-                    break
+        size = max(1, len(commands) // 2)
+        while budget > 0:
+            removed = False
+            index = 0
+            while index + size <= len(commands) and budget > 0:
                 budget -= 1
-                candidate = commands[:index] + commands[index + 1 :]
+                candidate = commands[:index] + commands[index + size :]
                 if candidate and self.replay(candidate) is not None:
-                    commands, changed = candidate, True
-                    break
+                    commands, removed = candidate, True
+                else:
+                    index += 1
+            if size > 1:
+                size = max(1, min(size // 2, len(commands) // 2))
+            elif not removed:
+                break
         return commands
-
 
 def replay(adapter: Adapter, commands: Sequence[VectorCommand], profile: str = "full") -> str | None:
     """Reset the adapter, send ``commands``; the first disagreement with the model (or the audit's), or None."""

@@ -32,7 +32,8 @@ def _actions(actions: tuple[cmd.ListenerActionT, ...]) -> tuple[cmd.ListenerActi
 
 def _listener(listener: ls.Listener) -> ls.Listener:
     if isinstance(listener, ls.Wrap):
-        return attrs.evolve(listener, before=_actions(listener.before), after=_actions(listener.after))
+        return attrs.evolve(listener, before=_actions(listener.before), after=_actions(listener.after),
+                            after_enter=_actions(listener.after_enter), after_reject=_actions(listener.after_reject))
     return attrs.evolve(listener, before=_actions(listener.before))
 
 

@@ -24,6 +24,7 @@ INPUT_OPS = ("send", "followup", "steer", "inject", "cancel")
 ANSWER_OPS = ("decide", "step-result", "turn-stopping", "restart")
 CLAIM_OP = "claim"
 STATE_KEYS = ("inbox", "phase", "status", "lastTurn")
+LISTENER_ACTIONS = ("before", "after", "afterEnter", "afterReject")  # a listener's action lists
 
 
 @attrs.frozen
@@ -80,7 +81,7 @@ def ops_of(command: object) -> set[str]:
     listeners = command.get("listeners")
     for listener in listeners if isinstance(listeners, list) else ():
         if isinstance(listener, dict):
-            for key in ("before", "after"):
+            for key in LISTENER_ACTIONS:
                 part = listener.get(key)
                 if isinstance(part, list):
                     actions.extend(part)

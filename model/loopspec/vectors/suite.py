@@ -3,7 +3,8 @@
 Three kinds of case, laid out as ``area/handler/case.json``:
 
 * **rule** — one hand-written case (at least) per spec rule checkable from ``commands``
-  (:mod:`.rule_cases.inbox`, :mod:`.rule_cases.loop`);
+  (:mod:`.rule_cases.inbox`, :mod:`.rule_cases.loop`, :mod:`.rule_cases.decision`,
+  :mod:`.rule_cases.claim`);
 * **row** — for every row of the lifecycle table, the shortest seeded random walk whose last
   command fires it (``lifecycle/<input>/<phase>-<guard>``);
 * **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``), and as many
@@ -22,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from importlib import metadata
 from pathlib import Path
 
 from loopspec.data.errors import CommandRefused
@@ -31,6 +31,7 @@ from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
 from loopspec.loop.table import TABLE
 from loopspec.rules.catalogue import SpecFormatError, load_spec
+from loopspec.rules.shipped import package_version, spec_digest
 from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.audit import audit
 from loopspec.vectors.case import CaseSpec, build_case, case_text
@@ -41,6 +42,7 @@ from loopspec.vectors.profile_gen import ProfileGenerator
 from loopspec.vectors.profiles import PROFILES
 from loopspec.vectors.reference_model import VectorCommand, initial
 from loopspec.vectors.rule_cases import claim as rule_cases_claim
+from loopspec.vectors.rule_cases import decision as rule_cases_decision
 from loopspec.vectors.rule_cases import inbox as rule_cases_inbox
 from loopspec.vectors.rule_cases import loop as rule_cases_loop
 
@@ -54,7 +56,7 @@ class SuiteError(Exception):
 
 
 def rule_cases() -> tuple[CaseSpec, ...]:
-    return rule_cases_inbox.CASES + rule_cases_loop.CASES + rule_cases_claim.CASES
+    return rule_cases_inbox.CASES + rule_cases_loop.CASES + rule_cases_decision.CASES + rule_cases_claim.CASES
 
 
 def _walk(seed: str, steps: int) -> list[tuple[cmd.Command, tuple[str, ...]]]:
@@ -137,20 +139,6 @@ def commands_rule_ids() -> tuple[str, ...] | None:
     return tuple(r.id for r in spec.rules if "commands" in r.checkable_from)
 
 
-def spec_digest() -> str:
-    try:
-        spec = load_spec()
-    except SpecFormatError:
-        return "unknown"
-    text = "\n".join(f"{r.id}|{r.rule}|{','.join(r.checkable_from)}" for r in spec.rules)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _version() -> str:
-    try:
-        return metadata.version("loopspec")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def _check_out(out: Path) -> None:
@@ -233,7 +221,7 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
     manifest: Json = {
         "format": SUITE_FORMAT,
         "protocol": PROTOCOL,
-        "specVersion": _version(),
+        "specVersion": package_version(),
         "specDigest": spec_digest(),
         "seed": seed,
         "count": count,

@@ -7,6 +7,7 @@ oracle caught the *right* thing and not some unrelated accident.
 
 from __future__ import annotations
 
+import collections
 import itertools
 from collections.abc import Callable
 
@@ -88,11 +89,20 @@ def noop_written(expected: Json, actual: Json) -> bool:
 
 
 def duplicate_accepted(expected: Json, actual: Json) -> bool:
-    """The model refuses a repeated id (directly, or inside a listener that then fails); the mutant doesn't."""
+    """The model refuses a repeated id (directly, or inside a listener that then fails); the mutant doesn't.
+
+    Inside an aborted turn a listener's refused action leaves no error text (the turn ends
+    ``aborted`` either way), so the hallmark there is the extra insertion the mutant wrote.
+    """
     def refused_dup(o: Json) -> bool:
         return o.get("code") == "SPLICE-3" or "is already pending" in str(o)
 
-    return refused_dup(expected) and not refused_dup(actual)
+    def inserted(o: Json) -> collections.Counter[str]:
+        messages = [m for s in splices(o) for m in s.get("inserted") or () if isinstance(m, dict)]  # type: ignore[attr-defined]
+        return collections.Counter(str(m.get("id")) for m in messages)
+
+    extra = inserted(actual) - inserted(expected)
+    return (refused_dup(expected) and not refused_dup(actual)) or bool(extra)
 
 
 def zero_count_written(expected: Json, actual: Json) -> bool:

@@ -10,7 +10,8 @@ flush.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import TextIO
 
 from loopspec.vectors.adapter.client import CHANGES, OLD_PROTOCOLS, PROTOCOL, dump_line
@@ -21,7 +22,6 @@ from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILES, ops_of
 from loopspec.vectors.reference_model import Model, Unsupported, VectorCommand, initial
 
 IMPLEMENTATION = "loopspec-model 0.1.0"
-REQUEST_KEYS = ("hello", "command", "state", "reset")
 
 
 def protocol_error(request_id: object, kind: str, message: str) -> Json:
@@ -52,6 +52,20 @@ class ModelHandler:
     def reset(self) -> None:
         self.model = initial(self.profile.name)
 
+    def handle(self, request: object) -> Json:
+        if not isinstance(request, dict):
+            return protocol_error(None, "bad-request", "a request is a JSON object")
+        request_id = request.get("id")
+        if isinstance(request_id, bool) or not isinstance(request_id, int):
+            return protocol_error(None, "bad-request", f"request id must be an integer, got {request_id!r}")
+        keys = [k for k in REQUESTS if k in request]
+        if len(keys) != 1 or set(request) != {"id", keys[0]}:
+            return protocol_error(request_id, "bad-request", f"expected id and one of {list(REQUESTS)}")
+        key = keys[0]
+        if key != "hello" and not self.greeted:
+            return protocol_error(request_id, "protocol", "the first request must be hello")
+        return REQUESTS[key](self, request_id, request[key])
+
     def hello(self, request_id: int, hello: object) -> Json:
         protocol = hello.get("protocol") if isinstance(hello, dict) else None
         if protocol != PROTOCOL:
@@ -61,30 +75,12 @@ class ModelHandler:
         answer = {"protocol": PROTOCOL, "implementation": self.implementation, "profile": self.profile.name}
         return {"id": request_id, "hello": answer}
 
-    def handle(self, request: object) -> Json:
-        if not isinstance(request, dict):
-            return protocol_error(None, "bad-request", "a request is a JSON object")
-        request_id = request.get("id")
-        if isinstance(request_id, bool) or not isinstance(request_id, int):
-            return protocol_error(None, "bad-request", f"request id must be an integer, got {request_id!r}")
-        keys = [k for k in REQUEST_KEYS if k in request]
-        if len(keys) != 1 or set(request) != {"id", keys[0]}:
-            return protocol_error(request_id, "bad-request", f"expected id and one of {list(REQUEST_KEYS)}")
-        key = keys[0]
-        if key == "hello":
-            return self.hello(request_id, request["hello"])
-        if not self.greeted:
-            return protocol_error(request_id, "protocol", "the first request must be hello")
-        if key == "state":
-            return {"id": request_id, "state": self.state()}
-        if key == "reset":
-            self.reset()
-            return {"id": request_id, "reset": {}}
+    def command(self, request_id: int, raw: object) -> Json:
         try:
-            command = decode_command(request["command"])
+            command = decode_command(raw)
         except CodecError as err:
             return protocol_error(request_id, "bad-request", str(err))
-        outside = self.profile.missing(ops_of(request["command"]))
+        outside = self.profile.missing(ops_of(raw))
         if outside:
             why = f"{', '.join(outside)}: not in profile {self.profile.name}"
             return protocol_error(request_id, "unsupported", why)
@@ -92,6 +88,19 @@ class ModelHandler:
             return {"id": request_id, "observation": self.apply(command)}
         except Unsupported as err:
             return protocol_error(request_id, "unsupported", str(err))
+
+    def reset_request(self, request_id: int, _: object) -> Json:
+        self.reset()
+        return {"id": request_id, "reset": {}}
+
+
+# Each request of the protocol (spec/adapter-protocol.md) and its answer, by the request's key.
+REQUESTS: Mapping[str, Callable[[ModelHandler, int, object], Json]] = MappingProxyType({
+    "hello": ModelHandler.hello,
+    "command": ModelHandler.command,
+    "state": lambda handler, request_id, _: {"id": request_id, "state": handler.state()},
+    "reset": ModelHandler.reset_request,
+})
 
 
 def serve(handler: ModelHandler, lines: Iterable[str], out: TextIO) -> None:

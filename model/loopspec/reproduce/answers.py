@@ -1,0 +1,110 @@
+"""The environment's answers at the loop's await points, read from the recorded log.
+
+A recording holds the public calls and the pre-step decisions, but not in so many words how a
+step's model call ended, what the ``agent/turn-stopping`` listeners did, or what a listener or a
+tool did to the inbox outside a public call.  The log shows each of them, and these functions read
+them back as model commands:
+
+* **a step's result** (RESULT-1 … RESULT-3) — from the step's model-side events: a ``tool/call``
+  means tool calls; otherwise the last ``assistant/chunk`` ``finish`` says ``stop`` or
+  ``max-tokens``.  When the ``turn/end`` after the step's ``step/end`` is an ``error`` and the step
+  did not finish normally (a request error, or a finish reporting an error), the step failed with
+  that error's message and code.  A tool step directly followed by a normal ``turn/end`` had a
+  tool conclude the turn.  An aborted turn's step ends the turn ``aborted`` whatever it returned
+  (CANCEL-3), so its events are not read;
+* **turn stopping** (RESULT-4) — the listeners threw when the next lifecycle event is an
+  ``error`` ``turn/end``; what they inserted shows as edits outside any call (below);
+* **an edit outside any call** — an ``agent/inbox/spliced`` that is not a claim, written while
+  the loop runs but outside every public call, is a listener's or a tool's action on the inbox
+  (DECIDE-3, RESULT-2, RESULT-4): the model performs the same splice at that point.
+
+When the log does not say (no finish, no tool call, no error end), the recording is unusable:
+the engine never guesses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loopspec.data.json_value import Frozen, JsonObject
+from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.loop import commands as cmd
+from loopspec.loop import records as rec
+from loopspec.loop.state import RunningTurn
+
+NORMAL_FINISHES = {"stop": "stop", "max-tokens": "max-tokens", "tool-calls": "tool-calls"}
+_LIFECYCLE = frozenset({rec.TURN_START, rec.TURN_END, rec.STEP_START})
+
+
+class CannotTell(Exception):
+    """The log does not say how an await point was answered."""
+
+
+def _get(data: Frozen, key: str) -> Frozen:
+    return data.get(key) if isinstance(data, JsonObject) else None
+
+
+def _finish(event: SessionEvent) -> str | None:
+    chunk = _get(event.data, "chunk")
+    if event.type != "assistant/chunk" or _get(chunk, "type") != "finish":
+        return None
+    kind = _get(_get(chunk, "reason"), "kind")
+    return kind if isinstance(kind, str) else "?"
+
+
+def _after_step_end(events: Sequence[SessionEvent], turn: int, step: int) -> SessionEvent | None:
+    """The first lifecycle event (or claim) after the ``step/end`` of ``turn.step``, if the log has it."""
+    ends = [e.seq for e in events if e.type == rec.STEP_END and (_get(e.data, "turn"), _get(e.data, "step")) ==
+            (turn, step)]
+    for event in events[ends[0] + 1:] if ends else ():
+        if event.type in _LIFECYCLE or (event.type == SPLICED and InboxSpliced.from_data(event.data).is_claim):
+            return event
+    return None
+
+
+def error_end(event: SessionEvent | None) -> tuple[str, str] | None:
+    """``(message, code)`` when ``event`` is a ``turn/end`` with reason ``error``."""
+    if event is None or event.type != rec.TURN_END:
+        return None
+    reason = _get(event.data, "reason")
+    if rec.reason_kind(reason) != rec.ERROR:
+        return None
+    error = _get(reason, "error")
+    message, code = _get(error, "message"), _get(error, "code")
+    return (message if isinstance(message, str) else "", code if isinstance(code, str) else "UNKNOWN")
+
+
+def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepResult:
+    """How the open step ``run.turn``.``run.step`` ended, as the log shows it."""
+    if run.aborted is not None:
+        return cmd.StepResult("stop")  # CANCEL-3: the aborted row fires whatever the step returned
+    inside = [e for e in events if (_get(e.data, "turn"), _get(e.data, "step")) == (run.turn, run.step)
+              and e.type not in (rec.STEP_START, rec.STEP_END)]
+    finishes = [f for f in map(_finish, inside) if f is not None]
+    finish = finishes[-1] if finishes else None
+    after = _after_step_end(events, run.turn, run.step)
+    failure = error_end(after)
+    if failure is not None and finish not in NORMAL_FINISHES:
+        return cmd.StepResult("fail", error=failure[0], code=failure[1])
+    if any(e.type == "tool/call" for e in inside) or finish == "tool-calls":
+        concluded = after is not None and after.type == rec.TURN_END and failure is None
+        return cmd.StepResult("tool-calls", conclude=concluded)
+    if finish in ("stop", "max-tokens"):
+        return cmd.StepResult(finish)
+    said = f"its finish reason is {finish!r}" if finish else "it has no finish chunk and no tool call"
+    raise CannotTell(f"cannot tell how step {run.turn}.{run.step} ended: {said}, and no error turn/end follows")
+
+
+def turn_stopping(events: Sequence[SessionEvent], position: int) -> cmd.TurnStopping:
+    """The ``agent/turn-stopping`` listeners' effect, from the next lifecycle event of the log."""
+    following = next((e for e in events[position:] if e.type in _LIFECYCLE or e.type == SPLICED), None)
+    failure = error_end(following)
+    return cmd.TurnStopping() if failure is None else cmd.TurnStopping(raises=failure[0])
+
+
+def outside_edit(event: SessionEvent) -> cmd.Splice | None:
+    """The public splice a listener or a tool made, or ``None`` for a claim (only the loop claims)."""
+    spliced = InboxSpliced.from_data(event.data, event.seq)
+    if spliced.is_claim:
+        return None
+    return cmd.Splice(spliced.target, spliced.start, spliced.removed, spliced.inserted)

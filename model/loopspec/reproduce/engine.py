@@ -1,0 +1,247 @@
+"""The engine: drive the model through a recording, record by record, and stop at the first difference.
+
+The model (:func:`loopspec.loop.agent.step`) emits a command's durable events and notifications at
+once; they wait in ``pending`` until the recording shows them.  Each record is handled by the
+function registered for its class in :data:`loopspec.reproduce.run.HANDLERS`:
+
+* ``op-begin`` — the call, as the command :data:`~loopspec.reproduce.calls.CALLS` builds, applied
+  when it begins; its refusal (or not) is compared with the ``op-end`` right away, the rest of its
+  output is matched by the records up to ``op-end``, which also compares the result;
+* ``agent/pre-step`` — the decision records (:mod:`~loopspec.reproduce.pre_steps`);
+* ``durable`` markers and notifications — compared with the next pending output; when nothing is
+  pending, an await point's answer or an edit outside any call is read from the log
+  (:mod:`~loopspec.reproduce.answers`), and an event type the model does not write passes through
+  into the model's log (LOG-6), so the model's seqs are the recording's;
+* ``note`` — an observation compared with the model; a note with ``crash`` is a process boundary
+  (:mod:`~loopspec.reproduce.processes`).
+
+Every live record's ``nextSeq`` must equal the model's log length at that point (NOTIFY-4).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from pathlib import Path
+from typing import NoReturn
+
+import attrs
+
+from loopspec.data.errors import CommandRefused
+from loopspec.data.json_value import Thawed, thaw
+from loopspec.data.messages import Messages, UserMessage
+from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.loop import agent as lifecycle
+from loopspec.loop import commands as cmd
+from loopspec.loop import records as rec
+from loopspec.loop.state import Agent, AgentTransition
+from loopspec.loop.table import DECIDING, RUNNING, STEPPING, STOPPING
+from loopspec.reproduce import answers
+from loopspec.reproduce import records as r
+from loopspec.reproduce.calls import CALLS
+from loopspec.reproduce.compare import (
+    Difference,
+    Different,
+    Output,
+    event_json,
+    notice_json,
+    output_json,
+    refusal_text,
+    rule_of,
+    rule_of_type,
+)
+from loopspec.reproduce.reading import Unusable
+
+MODEL_TYPES = frozenset({SPLICED, rec.TURN_START, rec.TURN_END, rec.STEP_START, rec.STEP_END, rec.USER_MESSAGE,
+                         rec.END_SEED})
+"""The durable types the model writes; every other type passes through from the recording (LOG-6)."""
+
+
+@attrs.define
+class OpenCall:
+    """A call between its ``op-begin`` and ``op-end``: its end, where the log stood, what the model returned."""
+
+    end: r.OpEnd
+    position: int
+    value: Messages | bool | None = None
+
+
+class Engine:
+    """One reproduction run; mutable only for the run's length, like the model's own ``Work``."""
+
+    def __init__(self, recording: r.Recording) -> None:
+        self.rec = recording
+        self.agent = Agent()
+        self.pending: deque[Output] = deque()
+        self.calls: list[OpenCall] = []
+        self.index = 0
+        self.dead = False  # the records name a killed process's own log, whose payloads are not recorded
+        self.boundary: object = None  # the open process boundary (processes.Boundary)
+        self.views: dict[str, r.ProcessView] = {}  # the first restart's before/after, for the final file
+        self.ends = _call_ends(recording.records)
+
+    # ---- state ----
+
+    @property
+    def position(self) -> int:
+        """The seq of the next event the recording will show: the model's log minus what is pending."""
+        return self.agent.log.next_seq - sum(isinstance(x, SessionEvent) for x in self.pending)
+
+    def fail(self, what: str, expected: object, got: object, rule: str | None, *, line: int | None = None,
+             seq: int | None = None, file: Path | None = None) -> NoReturn:
+        where = file or self.rec.live_path
+        record_line = self.rec.records[self.index].line if self.index < len(self.rec.records) else None
+        raise Different(Difference(where, line if line is not None else record_line, seq, what, expected, got, rule))
+
+    def apply(self, command: cmd.Command) -> AgentTransition:
+        transition = lifecycle.step(self.agent, command)
+        self.agent = transition.agent
+        self.pending.extend(transition.trace)
+        return transition
+
+    def answer(self, command: cmd.Command) -> None:
+        """Apply an await point's answer; the table refusing it is a difference (INPUT-4)."""
+        try:
+            self.apply(command)
+        except CommandRefused as refused:
+            self.fail(f"the model refuses {type(command).__name__} here", "the loop goes on", refused.message,
+                      refused.rule)
+
+    def unusable(self, message: str) -> NoReturn:
+        raise Unusable(self.rec.live_path, self.rec.records[self.index].line, message)
+
+    # ---- checks shared by the handlers ----
+
+    def check_next_seq(self, next_seq: int | None, what: str = "nextSeq") -> None:
+        if next_seq is not None and next_seq != self.position:
+            self.fail(f"{what}: the log's length at this record", next_seq, self.position, "NOTIFY-4")
+
+    def check_quiet(self, what: str) -> None:
+        """Nothing may be pending: the model emitted nothing the recording has not shown yet."""
+        if self.pending:
+            item = self.pending[0]
+            self.fail(f"the model emitted this before {what}", what, output_json(item), rule_of(item))
+
+    def event(self, seq: int) -> SessionEvent:
+        return self.rec.events[seq]
+
+    def take(self, expected: object, what: str, rule: str | None) -> Output:
+        if not self.pending:
+            self.fail(f"the model emitted nothing here; the recording shows {what}", expected, None, rule)
+        return self.pending.popleft()
+
+    def prepare(self, record: r.Marker | r.Notice | r.PreStepInvoked) -> None:
+        """Nothing pending but the recording shows output: the log answers the await point first."""
+        if self.pending:
+            return
+        phase, run = self.agent.phase, self.agent.running
+        try:
+            if isinstance(record, r.Marker) and record.type == SPLICED and not self.dead and not self.calls \
+                    and self.boundary is None and phase in RUNNING:
+                edit = answers.outside_edit(self.event(record.seq))
+                if edit is not None:
+                    self.answer(edit)
+                    return
+            if isinstance(record, r.Marker) and record.type not in MODEL_TYPES:
+                return
+            if phase == STEPPING and run is not None:
+                self.answer(answers.step_result(() if self.dead else self.rec.events, run))
+            elif phase == STOPPING:
+                self.answer(answers.turn_stopping(() if self.dead else self.rec.events, self.position))
+            elif phase == DECIDING and run is not None and run.aborted is not None and \
+                    not isinstance(record, r.PreStepInvoked):
+                self.answer(cmd.Decide())  # CANCEL-3: an aborted turn may end without a recorded decision
+        except answers.CannotTell as err:
+            self.unusable(str(err))
+
+
+def _call_ends(records: tuple[r.LiveRecord, ...]) -> dict[int, int]:
+    """Index of each ``op-begin`` → index of its ``op-end`` (reading checked that they pair)."""
+    ends: dict[int, int] = {}
+    stack: list[int] = []
+    for index, record in enumerate(records):
+        if isinstance(record, r.OpBegin):
+            stack.append(index)
+        elif isinstance(record, r.OpEnd):
+            ends[stack.pop()] = index
+    return ends
+
+
+# ---- handlers, one per record class ----
+
+
+def on_marker(engine: Engine, marker: r.Marker) -> None:
+    engine.prepare(marker)
+    shown = {"type": marker.type, "seq": marker.seq}
+    if not engine.pending:
+        if marker.type in MODEL_TYPES:
+            expected = shown if engine.dead else event_json(engine.event(marker.seq))
+            engine.fail("the model wrote no event here", expected, None, rule_of_type(marker.type), seq=marker.seq)
+        if marker.seq != engine.position:
+            engine.fail("seq of a passed-through event", marker.seq, engine.position, "LOG-2", seq=marker.seq)
+        passed = SessionEvent(marker.type, marker.seq, engine.agent.log.clock, None) if engine.dead \
+            else engine.event(marker.seq)  # a killed process's last payloads are not recorded
+        engine.agent = attrs.evolve(engine.agent, log=engine.agent.log.append_events((passed,)))
+        return
+    item = engine.take(shown, "a durable event", rule_of_type(marker.type))
+    if not isinstance(item, SessionEvent) or (item.seq, item.type) != (marker.seq, marker.type):
+        engine.fail("the next durable event", shown, output_json(item),
+                    "NOTIFY-4" if not isinstance(item, SessionEvent) else rule_of(item), seq=marker.seq)
+    if not engine.dead and event_json(item) != event_json(engine.event(marker.seq)):
+        engine.fail(f"the {marker.type} event", event_json(engine.event(marker.seq)), event_json(item),
+                    rule_of(item), file=engine.rec.events_path, line=marker.seq + 1, seq=marker.seq)
+
+
+def on_notice(engine: Engine, notice: r.Notice) -> None:
+    engine.prepare(notice)
+    expected = notice_json(notice)
+    item = engine.take(expected, notice.type, rule_of_type(notice.type))
+    got = output_json(item)
+    if isinstance(item, SessionEvent) or got != expected:
+        engine.fail(f"the {notice.type} notification", expected, got,
+                    "NOTIFY-4" if isinstance(item, SessionEvent) else rule_of(item))
+    engine.check_next_seq(notice.next_seq)
+
+
+def on_begin(engine: Engine, begin: r.OpBegin) -> None:
+    engine.check_quiet(f"the call {begin.label!r} began")
+    engine.check_next_seq(begin.next_seq)
+    end_index = engine.ends[engine.index]
+    end = engine.rec.records[end_index]
+    assert isinstance(end, r.OpEnd)
+    call = OpenCall(end, engine.position)
+    engine.calls.append(call)
+    window = engine.rec.records[engine.index + 1:end_index]
+    bodies = {n.message.id.value: n.message for n in window
+              if isinstance(n, r.Notice) and n.type == "agent/inbox/inserted" and n.message is not None}
+    command = CALLS[begin.op].build(begin.args, lambda mid: bodies.get(mid) or UserMessage.create(mid))
+    if command is None:
+        return  # a probe
+    try:
+        call.value = engine.apply(command).value
+    except CommandRefused as refused:
+        if end.threw != refusal_text(refused.message):
+            expected = {"threw": end.threw} if end.threw is not None else {"result": _thawed(end)}
+            engine.fail(f"{begin.op} refused", expected, {"threw": refusal_text(refused.message)}, refused.rule,
+                        line=end.line)
+        return
+    if end.threw is not None:
+        engine.fail(f"{begin.op} did not throw", {"threw": end.threw}, {"result": CALLS[begin.op].returns(
+            engine.agent.inbox, call.value)}, CALLS[begin.op].rule, line=end.line)
+
+
+def _thawed(end: r.OpEnd) -> Thawed:
+    return thaw(end.result)
+
+
+def on_end(engine: Engine, end: r.OpEnd) -> None:
+    call = engine.calls.pop()
+    engine.check_quiet(f"the call {end.label!r} returned")
+    if end.next_seq_before != call.position:
+        engine.fail("nextSeqBefore: the log's length when the call began", end.next_seq_before, call.position,
+                    "NOTIFY-4")
+    engine.check_next_seq(end.next_seq_after, "nextSeqAfter")
+    if end.threw is not None:
+        return  # compared when the call began
+    got = CALLS[end.op].returns(engine.agent.inbox, call.value)
+    if got != _thawed(end):
+        engine.fail(f"what {end.op} returned", _thawed(end), got, CALLS[end.op].rule)

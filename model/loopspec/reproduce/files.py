@@ -1,0 +1,83 @@
+"""Which files make a recording: ``LOG --live LIVE [--final FINAL]``, or the pairs in a folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+
+from loopspec.log.events import SessionEvent
+from loopspec.reproduce import records as r
+from loopspec.reproduce.final_state import read_final
+from loopspec.reproduce.reading import Unusable, read_live, read_log
+
+EVENTS, LIVE, FINAL = ".events.jsonl", ".live.jsonl", ".final.json"
+
+
+@attrs.frozen
+class RecordingFiles:
+    """Where one recording's files are; ``final`` is optional."""
+
+    name: str
+    events: Path
+    live: Path
+    final: Path | None = None
+
+
+def recording_name(events: Path) -> str:
+    return events.name.removesuffix(EVENTS) if events.name.endswith(EVENTS) else events.stem
+
+
+def single(log: Path, live: Path, final: Path | None = None) -> RecordingFiles:
+    """``LOG --live LIVE``: the final state is ``--final``, else ``NAME.final.json`` next to the log if present."""
+    name = recording_name(log)
+    if final is None and log.name.endswith(EVENTS) and (log.parent / f"{name}{FINAL}").is_file():
+        final = log.parent / f"{name}{FINAL}"
+    return RecordingFiles(name, log, live, final)
+
+
+def in_folder(folder: Path) -> tuple[list[RecordingFiles], list[tuple[str, Unusable]]]:
+    """Every ``NAME.events.jsonl`` + ``NAME.live.jsonl`` pair of a folder (not its subfolders).
+
+    A log without its live file, or a live file without its log, is unusable input.
+    """
+    found: list[RecordingFiles] = []
+    problems: list[tuple[str, Unusable]] = []
+    names = sorted({p.name.removesuffix(EVENTS) for p in folder.glob(f"*{EVENTS}")}
+                   | {p.name.removesuffix(LIVE) for p in folder.glob(f"*{LIVE}")})
+    for name in names:
+        events, live, final = (folder / f"{name}{suffix}" for suffix in (EVENTS, LIVE, FINAL))
+        if not events.is_file() or not live.is_file():
+            missing = events if not events.is_file() else live
+            problems.append((name, Unusable(missing, None, f"recording {name!r} lacks this file")))
+            continue
+        found.append(RecordingFiles(name, events, live, final if final.is_file() else None))
+    if not names:
+        problems.append((folder.name, Unusable(folder, None, f"no *{EVENTS} + *{LIVE} pair in this folder")))
+    return found, problems
+
+
+def check_markers(files: RecordingFiles, events: tuple[SessionEvent, ...], records: tuple[r.LiveRecord, ...]) -> None:
+    """Each marker names an event of its type in the log, except a killed process's last ones.
+
+    After a ``crash: true`` note, up to the next note, the markers name the dead process's own
+    log, which never reached the stored one (examples/recordings/README.md, process boundaries).
+    """
+    dead = False
+    for record in records:
+        if isinstance(record, r.Note):
+            dead = record.crash is True
+        elif isinstance(record, r.Marker) and not dead:
+            if record.seq >= len(events):
+                raise Unusable(files.live, record.line, f"marker of seq {record.seq}, past the log's end")
+            if events[record.seq].type != record.type:
+                raise Unusable(files.live, record.line, f"marker of seq {record.seq} says {record.type!r}, "
+                                                        f"the log's event is {events[record.seq].type!r}")
+
+
+def read_recording(files: RecordingFiles) -> r.Recording:
+    """Read and validate the files of one recording (:class:`Unusable` when they are not one)."""
+    events, records = read_log(files.events), read_live(files.live)
+    check_markers(files, events, records)
+    final = None if files.final is None else read_final(files.final, files.name, records)
+    return r.Recording(files.name, files.events, files.live, files.final, events, records, final)

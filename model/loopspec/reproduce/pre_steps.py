@@ -1,0 +1,89 @@
+"""The pre-step records: the waterfall's observations and decisions (spec area DECIDE).
+
+``invoked`` is compared with the model's claimed batch, turn and proposed step (DECIDE-1).
+``decided`` and ``threw`` are the model's ``Decide`` answer, as the outermost listener:
+
+* ``reject`` → a veto with ``reject`` (DECIDE-5);
+* ``enter`` of exactly the claimed batch → the bare default (DECIDE-3);
+* ``enter`` of other ids (a listener rewrote the batch) → a veto with that ``enter``: claimed
+  messages keep their bodies, others are read from the ``user/message`` events the step wrote;
+* ``threw`` → a listener throwing the error's message (DECIDE-7).
+
+What listeners did to the inbox on the way shows as edits outside any call
+(:func:`loopspec.reproduce.answers.outside_edit`).
+"""
+
+from __future__ import annotations
+
+from loopspec.data.json_value import JsonObject
+from loopspec.data.messages import UserMessage
+from loopspec.loop import commands as cmd
+from loopspec.loop import records as rec
+from loopspec.loop.pre_step import Enter, Reject, Throw, Veto
+from loopspec.loop.table import DECIDING
+from loopspec.reproduce import records as r
+from loopspec.reproduce.compare import error_message
+from loopspec.reproduce.engine import Engine
+
+
+def _proposed(engine: Engine, record: r.PreStepInvoked | r.PreStepDecided | r.PreStepThrew, what: str) -> None:
+    run = engine.agent.running
+    expected = {"turn": record.turn, "step": record.step}
+    if engine.agent.phase != DECIDING or run is None:
+        engine.fail(f"{what}: the model is not awaiting a pre-step decision", expected,
+                    {"phase": engine.agent.phase}, "DECIDE-1")
+    if (run.turn, run.step + 1) != (record.turn, record.step):
+        engine.fail(f"{what}: the proposed turn and step", expected, {"turn": run.turn, "step": run.step + 1},
+                    "DECIDE-1")
+
+
+def on_invoked(engine: Engine, record: r.PreStepInvoked) -> None:
+    engine.prepare(record)
+    engine.check_quiet("the pre-step was invoked")
+    engine.check_next_seq(record.next_seq)
+    _proposed(engine, record, "pre-step invoked")
+    batch = [m.id.value for m in engine.agent.running.batch] if engine.agent.running else []
+    if batch != list(record.message_ids):
+        engine.fail("the claimed batch the pre-step sees", list(record.message_ids), batch, "CLAIM-1")
+
+
+def _decision(engine: Engine, record: r.PreStepDecided) -> cmd.Decide:
+    """The recorded decision as the outermost listener's veto; the bare default when it enters the batch."""
+    if record.kind == "reject":
+        return cmd.Decide((Veto(Reject()),))
+    run = engine.agent.running
+    batch = run.batch if run is not None else ()
+    if tuple(m.id.value for m in batch) == record.message_ids:
+        return cmd.Decide()
+    claimed = {m.id.value: m for m in batch}
+    # A rewritten batch: claimed messages keep their bodies; others come from the step's user/message events.
+    written: dict[object, JsonObject] = {}
+    for event in engine.rec.events[engine.position:]:
+        if event.type == rec.USER_MESSAGE and isinstance(event.data, JsonObject):
+            written.setdefault(event.data.get("id"), event.data)  # the first one written after the decision
+    entered: list[UserMessage] = []
+    for mid in record.message_ids:
+        if mid in claimed:
+            entered.append(claimed[mid])
+        elif mid in written:
+            try:
+                entered.append(UserMessage.from_frozen(written[mid]))
+            except ValueError as err:
+                engine.unusable(f"the user/message of {mid!r} is not a message: {err}")
+        else:
+            engine.unusable(f"the decision enters {mid!r}, which is neither claimed nor in a later user/message")
+    return cmd.Decide((Veto(Enter(tuple(entered))),))
+
+
+def on_decided(engine: Engine, record: r.PreStepDecided) -> None:
+    engine.check_quiet("the pre-step decided")
+    engine.check_next_seq(record.next_seq)
+    _proposed(engine, record, "pre-step decided")
+    engine.answer(_decision(engine, record))
+
+
+def on_threw(engine: Engine, record: r.PreStepThrew) -> None:
+    engine.check_quiet("the pre-step listener threw")
+    engine.check_next_seq(record.next_seq)
+    _proposed(engine, record, "pre-step threw")
+    engine.answer(cmd.Decide((Throw(error_message(record.error)),)))  # DECIDE-7

@@ -1,0 +1,151 @@
+"""Notes, process boundaries and the end of a recording.
+
+A ``note`` is an observation: the pending ids, the status, the log's length, compared with the
+model where the note gives them.  A note with ``crash`` ends one process of the agent:
+
+* the ending process is shut down the way the recording's README describes a graceful one, as a
+  ``cancel`` with cause ``{kind: "disposed"}`` and without ``keepInbox`` (CANCEL-1; such an abort
+  never latches a wake, CANCEL-4).  The records after the note up to the next note (or the end)
+  are that shutdown and what it leads to, matched like any other records;
+* ``crash: true`` — the process was killed: the log the next process loads is what it had stored
+  at the note.  Records after the note (if any) show the killed process being shut down all the
+  same; they name its own log, which never reached the stored one, so they compare by seq and
+  type only.  With no record before the next note, nothing shut it down;
+* ``crash: false`` — the shutdown is orderly and persisted: its records are in the log the next
+  process loads;
+* either way a shutdown that shows must show whole: the next process starts only after every
+  output of it (and of what it leads to) was recorded;
+* the next process starts at the next note (or the end): ``Restart`` (REPAIR-1, REPAIR-2,
+  REPAIR-4) appends crash repair's closers and ``session/end-seed`` before anything records, so
+  they have no markers and are compared with the recorded log directly.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from loopspec.data.json_value import Thawed, freeze
+from loopspec.loop import agent as lifecycle
+from loopspec.loop import commands as cmd
+from loopspec.loop.state import Agent
+from loopspec.reproduce import records as r
+from loopspec.reproduce.compare import event_json, rule_of
+from loopspec.reproduce.engine import Engine
+
+DISPOSED = freeze({"kind": "disposed"})
+
+
+@attrs.frozen
+class Boundary:
+    """An open process boundary: the note that ended the process and the log a killed one stored."""
+
+    note: r.Note
+    crash: bool
+    stored: Agent
+    shut_down: bool = False
+
+
+def view_of(agent: Agent) -> r.ProcessView:
+    inbox = agent.inbox
+    return r.ProcessView(tuple(m.id.value for m in inbox.next_turn), tuple(m.id.value for m in inbox.next_step),
+                         agent.status, agent.log.next_seq)
+
+
+def _fields(view: r.ProcessView, keep: r.ProcessView) -> dict[str, Thawed]:
+    """``view``'s fields that ``keep`` gives (an observation may give only some)."""
+    out: dict[str, Thawed] = {}
+    for name, value, present in (("nextTurn", view.next_turn, keep.next_turn), ("nextStep", view.next_step,
+                                 keep.next_step), ("status", view.status, keep.status),
+                                 ("eventCount", view.event_count, keep.event_count)):
+        if present is not None:
+            out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+_RULE_OF_FIELD = {"nextTurn": "FOLD-5", "nextStep": "FOLD-5", "status": "STATUS-1", "eventCount": "LOG-5"}
+
+
+def compare_view(engine: Engine, expected: r.ProcessView, got: r.ProcessView, what: str,
+                 rule: str | None = None, *, final: bool = False) -> None:
+    want, have = _fields(expected, expected), _fields(got, expected)
+    for key in want:
+        if want[key] != have[key]:
+            file = engine.rec.final_path if final else None
+            engine.fail(f"{what}: {key}", want[key], have[key], rule or _RULE_OF_FIELD[key], file=file,
+                        line=None if final else engine.rec.records[engine.index].line)
+
+
+def observe(engine: Engine, note: r.Note) -> None:
+    engine.check_quiet("this observation")
+    engine.check_next_seq(note.next_seq)
+    seen = r.ProcessView(note.next_turn, note.next_step, note.status, note.event_count)
+    got = view_of(engine.agent)
+    compare_view(engine, seen, attrs.evolve(got, event_count=engine.position), "the observation")
+
+
+def restart(engine: Engine) -> None:
+    """The next process loads the stored log, repairs it and marks the seed end (REPAIR-1 … REPAIR-4)."""
+    boundary = engine.boundary
+    assert isinstance(boundary, Boundary)
+    engine.check_quiet("the next process loaded the log")
+    engine.boundary, engine.dead = None, False
+    transition = lifecycle.step(boundary.stored if boundary.crash else engine.agent, cmd.Restart())
+    engine.agent = transition.agent
+    events, path = engine.rec.events, engine.rec.events_path
+    for event in transition.events:  # written before the new process's recording began: no markers
+        expected = event_json(events[event.seq]) if event.seq < len(events) else None
+        if expected != event_json(event):
+            engine.fail(f"the new process's {event.type} (written before recording began)", expected,
+                        event_json(event), rule_of(event), file=path, line=event.seq + 1, seq=event.seq)
+    engine.pending.extend(transition.notifications)
+    engine.views.setdefault("after", view_of(engine.agent))
+
+
+def on_note(engine: Engine, note: r.Note) -> None:
+    if engine.boundary is not None:
+        restart(engine)
+    observe(engine, note)
+    if note.crash is None:
+        return
+    engine.views.setdefault("before", view_of(engine.agent))
+    engine.boundary = Boundary(note, note.crash, engine.agent)
+    engine.dead = note.crash
+    if not note.crash:
+        shut_down(engine)
+
+
+def shut_down(engine: Engine) -> None:
+    """The ending process is shut down: a cancel with cause ``disposed`` (CANCEL-1, CANCEL-4)."""
+    assert isinstance(engine.boundary, Boundary)
+    engine.boundary = attrs.evolve(engine.boundary, shut_down=True)
+    engine.answer(cmd.Cancel(DISPOSED))
+
+
+def before_record(engine: Engine, record: r.LiveRecord) -> None:
+    """A killed process is shut down when a record shows it (the first after its boundary note)."""
+    if isinstance(engine.boundary, Boundary) and not engine.boundary.shut_down and not isinstance(record, r.Note):
+        shut_down(engine)
+
+
+def finish(engine: Engine) -> None:
+    """The end of the records: the rest of the log, and the final file."""
+    if engine.boundary is not None:
+        restart(engine)
+    engine.index = len(engine.rec.records)
+    engine.check_quiet("the recording ended")
+    events, position = engine.rec.events, engine.position
+    if position < len(events):
+        engine.fail("the recorded log goes on where the model has nothing more to write", event_json(
+            events[position]), None, "LOG-5", file=engine.rec.events_path, line=position + 1, seq=position)
+    final = engine.rec.final
+    if final is None:
+        return
+    compare_view(engine, final.end, view_of(engine.agent), "the final state", final=True)
+    if final.has_pending != engine.agent.inbox.has_pending:
+        engine.fail("the final state: hasPending", final.has_pending, engine.agent.inbox.has_pending, "FOLD-5",
+                    file=engine.rec.final_path)
+    if final.before_restart is not None:
+        compare_view(engine, final.before_restart, engine.views["before"], "beforeRestart", "FOLD-5", final=True)
+    if final.after_resume is not None:
+        compare_view(engine, final.after_resume, engine.views["after"], "reconstructedAfterResume", "REPAIR-4",
+                     final=True)

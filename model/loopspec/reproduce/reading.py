@@ -1,0 +1,283 @@
+"""Reading and validating a recording: files → :class:`~loopspec.reproduce.records.Recording`.
+
+Anything the format (``examples/recordings/README.md``) does not describe makes the recording
+unusable (:class:`Unusable`, exit 2) before any comparison, naming the file, the line and what is
+wrong: an unknown record ``kind``, live ``type``, pre-step ``phase`` or call, a missing or unknown
+field, a call without its ``op-end``.  Nothing is skipped silently.  JSON is read strictly, as the
+real writer (``JSON.stringify``) writes it: no ``NaN``/``Infinity`` tokens, no repeated key, no
+blank line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+
+from loopspec.data.errors import InvalidEvent
+from loopspec.data.json_value import JsonObject, freeze
+from loopspec.data.messages import UserMessage, shown
+from loopspec.log.events import SessionEvent
+from loopspec.log.reader import read_events
+from loopspec.reproduce import records as r
+from loopspec.reproduce.calls import CALLS, call_name
+
+
+class Unusable(Exception):
+    """The input is not a recording this engine can reproduce (exit 2); nothing was compared."""
+
+    def __init__(self, path: Path, line: int | None, message: str) -> None:
+        where = f"{path}:{line}" if line is not None else str(path)
+        super().__init__(f"{where}: {message}")
+        self.path, self.line, self.message = path, line, message
+
+
+def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _no_constants(token: str) -> object:
+    raise ValueError(f"{token} is not JSON")
+
+
+def parse_json(text: str, path: Path, line: int | None) -> object:
+    try:
+        return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as err:
+        raise Unusable(path, line, f"not valid JSON ({err})") from None
+
+
+class _Fields:
+    """Typed access to one record's fields; :meth:`done` rejects the fields nobody asked for."""
+
+    def __init__(self, raw: dict[str, object], path: Path, line: int) -> None:
+        self.raw, self.path, self.line, self.seen = raw, path, line, {"kind"}
+
+    def fail(self, message: str) -> Unusable:
+        return Unusable(self.path, self.line, message)
+
+    def has(self, key: str) -> bool:
+        return key in self.raw
+
+    def any(self, key: str) -> object:
+        if key not in self.raw:
+            raise self.fail(f"'{key}' is missing")
+        self.seen.add(key)
+        return self.raw[key]
+
+    def integer(self, key: str) -> int:
+        value = self.any(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise self.fail(f"'{key}' must be a non-negative integer, got {shown(value)}")
+        return value
+
+    def text(self, key: str) -> str:
+        value = self.any(key)
+        if not isinstance(value, str):
+            raise self.fail(f"'{key}' must be a string, got {shown(value)}")
+        return value
+
+    def ids(self, key: str) -> r.Ids:
+        value = self.any(key)
+        if not (isinstance(value, list) and all(isinstance(i, str) for i in value)):
+            raise self.fail(f"'{key}' must be an array of ids, got {shown(value)}")
+        return tuple(value)
+
+    def status(self, key: str) -> str:
+        value = self.text(key)
+        if value not in ("idle", "running"):
+            raise self.fail(f"'{key}' must be 'idle' or 'running', got {value!r}")
+        return value
+
+    def message(self) -> UserMessage:
+        try:
+            return UserMessage.from_json(self.any("message"))
+        except ValueError as err:
+            raise self.fail(f"'message': {err}") from None
+
+    def done(self) -> None:
+        unknown = sorted(set(self.raw) - self.seen)
+        if unknown:
+            raise self.fail(f"unknown field(s) {unknown} on this {self.raw.get('kind')} record")
+
+
+def _durable(f: _Fields) -> r.LiveRecord:
+    return r.Marker(f.line, f.integer("seq"), f.text("type"))
+
+
+def _inbox_notice(f: _Fields) -> r.LiveRecord:
+    return r.Notice(f.line, f.integer("nextSeq"), f.text("type"), message=f.message())
+
+
+def _claimed(f: _Fields) -> r.LiveRecord:
+    return r.Notice(f.line, f.integer("nextSeq"), f.text("type"), message=f.message(), turn=f.integer("turn"))
+
+
+def _status(f: _Fields) -> r.LiveRecord:
+    return r.Notice(f.line, f.integer("nextSeq"), f.text("type"), status=f.status("status"))
+
+
+def _error(f: _Fields) -> r.LiveRecord:
+    return r.Notice(f.line, f.integer("nextSeq"), f.text("type"), turn=f.integer("turn"), step=f.integer("step"),
+                    error=f.text("error"))
+
+
+def _invoked(f: _Fields) -> r.LiveRecord:
+    return r.PreStepInvoked(f.line, f.integer("nextSeq"), f.integer("turn"), f.integer("step"), f.ids("messageIds"))
+
+
+def _decided(f: _Fields) -> r.LiveRecord:
+    decision = f.any("decision")
+    kind = decision.get("kind") if isinstance(decision, dict) else None
+    if kind == "reject" and isinstance(decision, dict) and set(decision) == {"kind"}:
+        return r.PreStepDecided(f.line, f.integer("nextSeq"), f.integer("turn"), f.integer("step"), "reject")
+    ids = decision.get("messageIds") if isinstance(decision, dict) else None
+    if kind == "enter" and isinstance(decision, dict) and set(decision) == {"kind", "messageIds"} and \
+            isinstance(ids, list) and all(isinstance(i, str) for i in ids):
+        return r.PreStepDecided(f.line, f.integer("nextSeq"), f.integer("turn"), f.integer("step"), "enter", tuple(ids))
+    raise f.fail(f"'decision' must be {{kind: reject}} or {{kind: enter, messageIds}}, got {shown(decision)}")
+
+
+def _threw(f: _Fields) -> r.LiveRecord:
+    return r.PreStepThrew(f.line, f.integer("nextSeq"), f.integer("turn"), f.integer("step"), f.text("error"))
+
+
+_PRE_STEP: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType(
+    {"invoked": _invoked, "decided": _decided, "threw": _threw}
+)
+
+
+def _pre_step(f: _Fields) -> r.LiveRecord:
+    phase = f.text("phase")
+    if phase not in _PRE_STEP:
+        raise f.fail(f"unknown agent/pre-step phase {phase!r} (known: {', '.join(_PRE_STEP)})")
+    return _PRE_STEP[phase](f)
+
+
+_LIVE: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType({
+    "agent/inbox/inserted": _inbox_notice,
+    "agent/inbox/discarded": _inbox_notice,
+    "agent/inbox/claimed": _claimed,
+    "agent/status": _status,
+    "agent/error": _error,
+    "agent/pre-step": _pre_step,
+})
+
+
+def _live(f: _Fields) -> r.LiveRecord:
+    rtype = f.text("type")
+    if rtype not in _LIVE:
+        raise f.fail(f"unknown live record type {rtype!r} (known: {', '.join(_LIVE)})")
+    return _LIVE[rtype](f)
+
+
+def _args(f: _Fields) -> tuple[str, str, JsonObject]:
+    label, args = f.text("op"), f.any("args")
+    op = call_name(label)
+    if op not in CALLS:
+        raise f.fail(f"unknown call {op!r} in op {label!r} (known: {', '.join(CALLS)})")
+    if not isinstance(args, dict):
+        raise f.fail(f"'args' must be an object, got {shown(args)}")
+    frozen = freeze(args)
+    assert isinstance(frozen, JsonObject)
+    try:
+        CALLS[op].check_keys(frozen)
+        CALLS[op].build(frozen, UserMessage.create)  # the argument values, checked before any comparison
+    except ValueError as err:
+        raise f.fail(f"{op}: {err}") from None
+    return op, label, frozen
+
+
+def _op_begin(f: _Fields) -> r.LiveRecord:
+    op, label, args = _args(f)
+    return r.OpBegin(f.line, op, label, args, f.integer("nextSeq"))
+
+
+def _op_end(f: _Fields) -> r.LiveRecord:
+    op, label, args = _args(f)
+    before, after = f.integer("nextSeqBefore"), f.integer("nextSeqAfter")
+    if f.has("result") == f.has("threw"):
+        raise f.fail("an op-end holds exactly one of 'result' and 'threw'")
+    if f.has("threw"):
+        return r.OpEnd(f.line, op, label, args, before, after, threw=f.text("threw"))
+    return r.OpEnd(f.line, op, label, args, before, after, result=freeze(f.any("result")))
+
+
+def _note(f: _Fields) -> r.LiveRecord:
+    crash = f.any("crash") if f.has("crash") else None
+    if crash is not None and not isinstance(crash, bool):
+        raise f.fail(f"'crash' must be a boolean, got {shown(crash)}")
+    return r.Note(
+        f.line, f.text("text"),
+        next_seq=f.integer("nextSeq") if f.has("nextSeq") else None,
+        next_turn=f.ids("nextTurn") if f.has("nextTurn") else None,
+        next_step=f.ids("nextStep") if f.has("nextStep") else None,
+        status=f.status("status") if f.has("status") else None,
+        event_count=f.integer("eventCount") if f.has("eventCount") else None,
+        crash=crash,
+    )
+
+
+# The record kinds of NAME.live.jsonl; a kind not listed here is unusable input, never skipped.
+KINDS: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType({
+    "durable": _durable, "live": _live, "op-begin": _op_begin, "op-end": _op_end, "note": _note,
+})
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise Unusable(path, None, f"cannot read ({err})") from None
+    return text.splitlines()
+
+
+def read_live(path: Path) -> tuple[r.LiveRecord, ...]:
+    """The records of a ``NAME.live.jsonl``, validated, with every call paired with its end."""
+    out: list[r.LiveRecord] = []
+    open_calls: list[r.OpBegin] = []
+    for line, text in enumerate(_lines(path), start=1):
+        raw = parse_json(text, path, line)
+        if not isinstance(raw, dict):
+            raise Unusable(path, line, f"a record must be a JSON object, got {type(raw).__name__}")
+        kind = raw.get("kind")
+        if not isinstance(kind, str) or kind not in KINDS:
+            raise Unusable(path, line, f"unknown record kind {shown(kind)} (known: {', '.join(KINDS)})")
+        fields = _Fields(raw, path, line)
+        record = KINDS[kind](fields)
+        fields.done()
+        if isinstance(record, r.OpBegin):
+            if open_calls:  # a listener calling back while a call runs: the model applies a call at once
+                raise Unusable(path, line, f"call {record.label!r} begins inside the call begun on line "
+                                           f"{open_calls[-1].line}; a call made within another cannot be expressed")
+            open_calls.append(record)
+        elif isinstance(record, r.OpEnd):
+            begin = open_calls.pop() if open_calls else None
+            if begin is None or (begin.label, begin.args) != (record.label, record.args):
+                raise Unusable(path, line, f"op-end of {record.label!r} does not close the call begun last")
+        out.append(record)
+    if open_calls:
+        raise Unusable(path, open_calls[-1].line, f"call {open_calls[-1].label!r} has no op-end")
+    return tuple(out)
+
+
+def read_log(path: Path) -> tuple[SessionEvent, ...]:
+    """The durable log; a line that is not an event, or a seq that is not its index, is unusable."""
+    try:
+        events = tuple(read_events(path))
+    except InvalidEvent as err:
+        raise Unusable(path, None if err.seq is None else err.seq + 1, f"not a session log: {err}") from None
+    except UnicodeDecodeError as err:
+        raise Unusable(path, None, f"not a session log: not UTF-8 text ({err})") from None
+    except OSError as err:
+        raise Unusable(path, None, f"cannot read ({err})") from None
+    for index, event in enumerate(events):
+        if event.seq != index:  # LOG-2: the markers name events by seq, so seq must be the index
+            raise Unusable(path, index + 1, f"seq {event.seq} on line {index + 1}: seq must be the line's index")
+    return events
