@@ -14,8 +14,10 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import strategies as st
 
+from loopspec.check import reader, runner
 from loopspec.check.machine import LogChecker
 from loopspec.check.runner import check_file
 from loopspec.check.state import StopCheck
@@ -122,3 +124,15 @@ def feed_general(log: Log, make: Callable[[], LogChecker]) -> list[tuple[str, in
     except StopCheck:
         pass
     return [(v.rule, v.seq) for v in checker.violations]
+
+
+def _as_parsed(line: bytes, value: object) -> object:
+    return value
+
+
+def stdlib_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check as an installation without orjson does: the standard library parses every line."""
+    for module in (runner, reader):
+        monkeypatch.setattr(module, "lenient_loads", reader.strict_loads)
+        monkeypatch.setattr(module, "confirmed", _as_parsed)
+    monkeypatch.setattr(runner, "write_back", None)

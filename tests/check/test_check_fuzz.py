@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from check.log_mutations import stdlib_only
 from loopspec.check import CheckOptions, LogResult, check_file
 from loopspec.check.runner import NOT_A_LOG
 from loopspec.check.torn_tail import is_object_prefix
@@ -202,8 +203,6 @@ def test_non_prefixes_are_not_torn_tails(text: str) -> None:
 @pytest.mark.rule("LOG-1", "LOG-5")
 def test_verdicts_do_not_depend_on_orjson(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Without orjson the standard library parses under the same rules: identical results."""
-    from loopspec.check import reader, runner
-
     paths = []
     for index, (_, content, _) in enumerate(CASES):
         path = tmp_path / f"case{index}.events.jsonl"
@@ -218,6 +217,5 @@ def test_verdicts_do_not_depend_on_orjson(tmp_path: Path, monkeypatch: pytest.Mo
                 for r in (check_file(p, options) for p in paths + examples)]
 
     with_orjson = verdicts()
-    monkeypatch.setattr(runner, "fast_loads", reader.strict_loads)
-    monkeypatch.setattr(reader, "fast_loads", reader.strict_loads)
+    stdlib_only(monkeypatch)
     assert verdicts() == with_orjson

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REAL_TRACES
+from conftest import REAL_TRACES, REPO
 from loopspec.check import CheckOptions, check_file
 
 Record = dict[str, object]
@@ -82,6 +82,12 @@ def _replace_order(r: list[Record]) -> list[Record]:
     return _swap(_index(r, type="agent/inbox/discarded"), r)
 
 
+def _other_message(r: list[Record]) -> list[Record]:
+    note = r[_index(r, type="agent/inbox/inserted")]
+    note["message"] = {**note["message"], "id": "not-u1"}  # type: ignore[dict-item]
+    return r
+
+
 def _late_discard(r: list[Record]) -> list[Record]:
     return _swap(_index(r, type="agent/inbox/discarded"), r)  # s1's discarded after the next record (seq 13)
 
@@ -116,7 +122,8 @@ BREAKS: list[tuple[str, str, Edit, str]] = [
     ("resume_crash_mid_turn", "claimed before the claim's last record", _claimed_early, "CLAIM-4"),
     ("three_quick_followups", "discarded for a claimed message", _discard_for_claim, "CLAIM-4"),
     ("single_followup", "an inbox notification with a placement field", _extra_field, "NOTIFY-1"),
-    ("inbox_replace", "replace notifies inserted before discarded", _replace_order, "NOTIFY-2"),
+    ("inbox_replace", "replace notifies inserted before discarded", _replace_order, "NOTIFY-3"),
+    ("single_followup", "inserted names another message", _other_message, "NOTIFY-2"),
     ("cancel_with_pending_inbox", "discarded after the next durable record", _late_discard, "NOTIFY-4"),
     ("single_followup", "agent/status repeats a value", _status_twice, "STATUS-1"),
     ("single_followup", "a durable marker names another type", _marker_type, "LOG-5"),
@@ -183,3 +190,56 @@ def test_an_unreadable_live_record_is_reported(tmp_path: Path) -> None:
     result = check_file(log, CheckOptions(all=True), live=live)
     assert result.rules == ("LOG-1",)
     assert result.violations[0].file == str(live)
+
+
+GRACEFUL = REPO / "examples" / "logs" / "valid" / "graceful-disposal-then-restart"
+
+
+def _graceful() -> tuple[Path, list[Record]]:
+    lines = GRACEFUL.with_suffix(".live.jsonl").read_text(encoding="utf-8").splitlines()
+    return GRACEFUL.with_suffix(".events.jsonl"), [json.loads(line) for line in lines]
+
+
+def _boundary(records: list[Record]) -> int:
+    return _index(records, kind="note", crash=False)
+
+
+def _disposal_before_the_note(r: list[Record]) -> list[Record]:
+    """The disposal's own writes (marked: they are persisted) may come before the note, too."""
+    note = _boundary(r)
+    end = next(i for i in range(note + 1, len(r)) if r[i].get("kind") == "note")
+    return [*r[:note], *r[note + 1 : end], r[note], *r[end:]]
+
+
+def _no_successor_note(r: list[Record]) -> list[Record]:
+    note = _boundary(r)
+    successor = next(i for i in range(note + 1, len(r)) if r[i].get("kind") == "note")
+    return _without(successor, r)
+
+
+@pytest.mark.rule("LOG-5", "REPAIR-2", "STATUS-1")
+@pytest.mark.parametrize("edit", [lambda r: r, _disposal_before_the_note, _no_successor_note],
+                         ids=["as recorded", "disposal before the note", "no successor note"])
+def test_a_graceful_boundary_leaves_the_end_seed_unmarked(tmp_path: Path, edit: Edit) -> None:
+    """After a disposal (note crash: false) the next process writes session/end-seed while nothing records."""
+    log, records = _graceful()
+    assert _check(tmp_path, log, edit(records)) == ()
+
+
+def _mark_nothing_new(r: list[Record]) -> list[Record]:
+    """Without the boundary note the unmarked end-seed is a skipped durable event."""
+    return _without(_boundary(r), r)
+
+
+def _unmark_a_disposal_write(r: list[Record]) -> list[Record]:
+    """A graceful disposal's writes are persisted and marked; only the end-seed may go unmarked."""
+    note = _boundary(r)
+    return _without(next(i for i in range(note, len(r)) if r[i].get("type") == "turn/end"), r)
+
+
+@pytest.mark.rule("LOG-5")
+@pytest.mark.parametrize("edit", [_mark_nothing_new, _unmark_a_disposal_write],
+                         ids=["no boundary note", "a disposal write unmarked"])
+def test_only_the_end_seed_goes_unmarked_after_a_graceful_boundary(tmp_path: Path, edit: Edit) -> None:
+    log, records = _graceful()
+    assert _check(tmp_path, log, edit(records))[0] == "LOG-5"

@@ -5,8 +5,9 @@ public edits, cancels, restarts, and the environment's answers at each await poi
 listener chains, step results, turn-stopping listeners) — and its durable log is checked.  Two
 independent descriptions of the real loop, the model's table and the checker's log state
 machine, must agree that every such history is legal.  The model's interleaved emission trace
-also gives a live stream (a restart becomes a crash note and a resume note), which must pass
-``check --live`` against the log.  The synthetic generator used by the other checker tests is
+also gives a live stream (a restart becomes a crash note and a resume note, or while idle a
+graceful disposal: cancel with cause disposed, a note with crash false and the next process's
+note), which must pass ``check --live`` against the log.  The synthetic generator used by the other checker tests is
 held to the same standard.
 
 Rules: TURN-1 … TURN-5, STEP-1 … STEP-4, CLAIM-1 … CLAIM-3, CLAIM-6, DECIDE-5 … DECIDE-8,
@@ -33,7 +34,7 @@ from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, STEPPING, STOPPING
+from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 Record = dict[str, object]
@@ -99,7 +100,14 @@ def _run(data: st.DataObject) -> tuple[Agent, list[Record]]:
             transition = step(agent, command)
         except CommandRefused:
             continue
-        if isinstance(command, cmd.Restart):
+        if isinstance(command, cmd.Restart) and agent.phase == IDLE and roll % 2:
+            # A graceful disposal while idle: cancel with cause disposed (its clear is recorded), then
+            # the successor loads the log and appends the end-seed while nothing records.
+            disposal = step(agent, cmd.Cancel(freeze({"kind": "disposed"}), False))
+            live += _live_records(disposal.trace, len(agent.log))
+            transition = step(disposal.agent, command)
+            live += [{"kind": "note", "crash": False}, {"kind": "note", "text": "loaded"}]
+        elif isinstance(command, cmd.Restart):
             # The process died here; its successor records again after repair and end-seed.
             live += [{"kind": "note", "crash": True}, {"kind": "note", "text": "resumed"}]
         else:

@@ -57,7 +57,7 @@ def test_a_difference_exits_1_naming_file_line_seq_and_rule(capsys: pytest.Captu
 
 def test_several_folders_report_together(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reproduce", str(RECORDINGS), str(SYNTHETIC / "reproduces")]) == 0
-    assert "18 reproduced, 0 different, 0 unusable of 18 recording(s)" in capsys.readouterr().out
+    assert "19 reproduced, 0 different, 0 unusable of 19 recording(s)" in capsys.readouterr().out
 
 
 def test_the_json_report(capsys: pytest.CaptureFixture[str]) -> None:

@@ -110,7 +110,7 @@ def ref_splice(
     if dup is not None:
         return Expected(refused=("SPLICE-3", f'message "{dup}" is already pending'))
     if dsh_start_is_minus_zero(start, delete_count, len(lane)):
-        return Expected(refused=("NORM-5", "start normalizes to -0, which the session cannot store; nothing written"))
+        return Expected(refused=("NORM-5", 'session event "agent/inbox/spliced" carries non-JSON-serializable data'))
     record: Json = {"target": target.value, "start": s}
     if d:
         record["removedCount"] = d

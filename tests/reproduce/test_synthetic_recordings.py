@@ -59,7 +59,7 @@ def test_each_recording_gets_its_expected_outcome(entry: dict[str, Any]) -> None
                   "REPAIR-3", "REPAIR-4", "END-2", "LOG-6")
 def test_every_reproducing_recording_reproduces_through_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reproduce", str(SYNTHETIC / "reproduces")]) == 0
-    assert "10 reproduced, 0 different, 0 unusable" in capsys.readouterr().out
+    assert "11 reproduced, 0 different, 0 unusable" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("entry", [e for e in MANIFEST if e["expect"] == "different" and "from" in e],
@@ -79,19 +79,17 @@ def test_each_deliberate_difference_is_the_only_change_from_its_source(entry: di
 
 
 @pytest.mark.rule("NORM-5")
-@pytest.mark.xfail(strict=True, reason="issue 12 item 4: the model's -0 refusal text is not the real one yet")
 def test_the_negative_zero_refusal_reproduces_with_the_real_text() -> None:
-    found, _ = in_folder(SYNTHETIC / "differs")
+    found, _ = in_folder(SYNTHETIC / "reproduces")
     files = next(f for f in found if f.name == "negative_zero_refused")
     assert reproduce(files).status == "reproduced"
 
 
 @pytest.mark.rule("NORM-5", "SPLICE-2")
-def test_the_negative_zero_refusal_differs_only_in_its_text(tmp_path: Path) -> None:
-    """With the model's wording in place of the real one, the recording reproduces: only the text differs."""
-    files = copy_recording(SYNTHETIC / "differs", "negative_zero_refused", tmp_path)
-    model_text = "Error: start normalizes to -0, which the session cannot store; nothing written"
-    for _ in range(2):
-        line = first_line(files.live, lambda row: "non-JSON-serializable" in str(row.get("threw")))
-        edit(files.live, line, lambda row: {**row, "threw": model_text})
-    assert reproduce(files).status == "reproduced"
+def test_the_negative_zero_refusal_text_is_compared(tmp_path: Path) -> None:
+    """With loopspec's former wording in place of the real one, the recording no longer reproduces."""
+    files = copy_recording(SYNTHETIC / "reproduces", "negative_zero_refused", tmp_path)
+    former_text = "Error: start normalizes to -0, which the session cannot store; nothing written"
+    line = first_line(files.live, lambda row: "non-JSON-serializable" in str(row.get("threw")))
+    edit(files.live, line, lambda row: {**row, "threw": former_text})
+    assert reproduce(files).status == "different"

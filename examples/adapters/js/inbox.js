@@ -8,7 +8,7 @@ const { NotJson } = require('./session');
 const NEXT_TURN = 'next-turn';
 const NEXT_STEP = 'next-step';
 const SPLICED = 'agent/inbox/spliced';
-const NEGATIVE_ZERO = 'start normalizes to -0, which the session cannot store; nothing written';
+const NEGATIVE_ZERO = 'session event "agent/inbox/spliced" carries non-JSON-serializable data';
 
 class Refused extends Error {
   constructor(rule, message) {

@@ -13,7 +13,7 @@ from collections.abc import Callable
 NEXT_TURN, NEXT_STEP = "next-turn", "next-step"
 SPLICED = "agent/inbox/spliced"
 CLOCK_START = 1_700_000_000_000
-NEGATIVE_ZERO = "start normalizes to -0, which the session cannot store; nothing written"
+NEGATIVE_ZERO = 'session event "agent/inbox/spliced" carries non-JSON-serializable data'  # NORM-5's text
 
 
 class Refused(Exception):

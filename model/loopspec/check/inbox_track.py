@@ -104,16 +104,15 @@ class LeanInbox:
         if not isinstance(inserted, list):
             raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
         start = data.get("start")
-        if type(start) is not int or not -MAX_SAFE_INTEGER <= start <= MAX_SAFE_INTEGER:
-            if not is_safe_integer(start):
-                raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {start!r}", seq)
-            start = int(start)  # type: ignore[arg-type]  # JavaScript has one number type: 1.0 is 1
+        if type(start) is not int or not -MAX_SAFE_INTEGER <= start <= MAX_SAFE_INTEGER:  # not 1.0 (decisions.md G3)
+            raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {start!r}", seq)
         removed_count: int | None = None
         if "removedCount" in data:
             raw_removed = data["removedCount"]
             if not is_safe_integer(raw_removed):
                 raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {raw_removed!r}", seq)
-            removed_count = int(raw_removed)
+            assert isinstance(raw_removed, int)
+            removed_count = raw_removed
         outcome = data.get("outcome")
         if "outcome" in data and outcome != "canceled":
             raise InvalidEvent("FOLD-1", f"'outcome' may only be 'canceled', got {outcome!r}", seq)

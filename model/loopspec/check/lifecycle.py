@@ -7,13 +7,14 @@ state as the log says, which re-synchronises the checker after a violation under
 
 from __future__ import annotations
 
-from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
-from loopspec.log.events import MAX_SAFE_INTEGER, is_safe_integer
+from loopspec.check import outcome
+from loopspec.check.outcome import REPAIR_ENDS
+from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, NO_ENTRY, STEPPING, UNANSWERED, CheckState
+from loopspec.log.events import MAX_SAFE_INTEGER
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
 TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})
 NUMBERS = ("turn", "step")
-REPAIR_ENDS = frozenset({"interrupted", "forked"})  # crash repair, and v0.1.7's fork cut
 END_KINDS = frozenset({"completed", "max-tokens", "blocked", "aborted", "error"}) | REPAIR_ENDS
 
 
@@ -27,10 +28,8 @@ def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbe
     out: list[int] = []
     for key in numbers:
         value = data.get(key) if isinstance(data, dict) else None
-        if type(value) is int and 1 <= value <= MAX_SAFE_INTEGER:
+        if type(value) is int and 1 <= value <= MAX_SAFE_INTEGER:  # an integer token: not 1.0 (decisions.md G3)
             out.append(value)
-        elif is_safe_integer(value) and value >= 1:  # type: ignore[operator]  # 1.0 is 1 in JavaScript
-            out.append(int(value))  # type: ignore[arg-type]
         else:
             if exact:
                 st.violate("LOG-8", f"{etype} {key} must be a positive safe integer, got {value!r}",
@@ -69,11 +68,16 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
         st.violate("TURN-5", f"turn/start {turn} with nothing that may start a turn",
                    "A turn starts only after a waking send, by chaining after a completed turn that left input "
                    "pending (CHAIN-1), or by a wake latched after an abort (CANCEL-4). " + _why_no_start(st))
+    elif not (st.send_since_end or st.chain) and st.nt_len() + st.ns_len() == 0:
+        st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn with nothing pending",
+                   "A wake latched after an abort is replayed only when input is pending once the aborted turn has "
+                   "ended (CANCEL-4); the inbox is empty here, and no send-shaped insertion came since.")
     st.last_turn = st.turn = turn
     st.step = None
     st.model_started = False
     st.steps_in_turn = 0
     st.send_since_end = st.chain = st.latch = st.nt_send_in_turn = False
+    st.after, st.turn_ends = ANY, False
     # TURN-4, CLAIM-1: the first boundary owes all of next-step, then one next-turn message.
     st.due_ns = st.ns_len() > 0
     st.due_nt = st.nt_len() > 0
@@ -122,6 +126,12 @@ def _reason(st: CheckState, data: object) -> str:
     return kind
 
 
+def _cause_kind(data: object) -> object:
+    reason = data.get("reason") if isinstance(data, dict) else None
+    cause = reason.get("reason") if isinstance(reason, dict) else None
+    return cause.get("kind") if isinstance(cause, dict) else None
+
+
 def _is_failure(value: object) -> bool:
     return (
         isinstance(value, dict)
@@ -146,10 +156,11 @@ def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int
                        "step/end is written in a finally inside the turn, so every opened step is closed before its "
                        "turn ends (STEP-2), also on error and abort.")
         elif kind in REPAIR_ENDS:
+            outcome.before_end(st, kind)
             _check_closer_time(st, event, "turn/end " + kind)
-        elif kind:
+        elif kind and not outcome.before_end(st, kind):
             _check_end_at_phase(st, kind)
-    _close_turn(st, kind)
+    _close_turn(st, kind, disposed=_cause_kind(data) == "disposed")
 
 
 def _check_end_at_phase(st: CheckState, kind: str) -> None:
@@ -184,21 +195,25 @@ def _check_closer_time(st: CheckState, event: dict[str, object], what: str) -> N
                    "crash, not the moment of the reload.")
 
 
-def _close_turn(st: CheckState, kind: str) -> None:
+def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
     if st.turn is None:
         st.expect_end_seed = kind in REPAIR_ENDS
         return
     pending = st.nt_len() + st.ns_len() > 0
     st.chain = kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending  # CHAIN-1
-    st.latch = kind == "aborted" and st.nt_send_in_turn  # CANCEL-4
+    # CANCEL-4: a waking send into the aborted turn latches a wake, unless the abort is a disposal.
+    st.latch = kind == "aborted" and st.nt_send_in_turn and not disposed
     st.send_since_end = False
     st.last_end = kind or "with an unreadable reason"
+    if kind == "aborted" and disposed:
+        st.last_end = "aborted by a disposal (cause disposed), which latches no wake"
     if kind == "completed" and st.steps_in_turn == 0:
         st.last_end = "completed with no step (an empty first entry)"
     elif kind in NORMAL_ENDS and not pending:
         st.last_end = f"{kind} with nothing pending"
     st.turn = st.step = None
     st.model_started = False
+    st.after, st.turn_ends = ANY, False
     st.phase = IDLE
     st.due_ns = st.due_nt = False
     st.claim_batch = []
@@ -224,6 +239,7 @@ def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: i
     elif step >= 0 and step != expected:
         st.violate("STEP-1", f"step/start {turn}.{step}, but the next step of turn {st.turn} is {expected}",
                    "Step numbers restart at 1 in each turn and count only opened steps.")
+    outcome.before_step(st, turn, step)
     if st.phase == CLAIM_DUE:
         st.violate("CLAIM-6", f"step/start {turn}.{step} before the boundary's claim",
                    f"The inbox held {st.pending_text()} at this boundary, so the claim records come first and the "
@@ -233,6 +249,7 @@ def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: i
 
 def open_step(st: CheckState, step: int) -> None:
     """Step ``step`` of the open turn is open and at its entry block (also to re-synchronise)."""
+    outcome.open_entry(st, step)
     st.step = st.steps_in_turn = step
     st.phase = STEPPING
     st.entered = 0
@@ -251,13 +268,15 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
     if (turn >= 0 and turn != st.turn) or (step >= 0 and step != st.step):
         st.violate("STEP-2", f"step/end {turn}.{step}, but the open step is {st.turn}.{st.step}",
                    "step/end must name exactly the open turn and step.")
+    outcome.close_step(st)
     st.step = None
     st.model_started = False
     st.calls = set()
     st.announced = set()
     st.claim_batch = []
-    # CLAIM-6: with next-step non-empty the next boundary's claim is due at once.
-    st.due_ns, st.due_nt = st.ns_len() > 0, False
+    # CLAIM-6: with next-step non-empty the next boundary's claim is due at once, unless the step
+    # was aborted or failed (RESULT-7): then its turn/end comes next.
+    st.due_ns, st.due_nt = st.ns_len() > 0 and st.after not in (UNANSWERED, NO_ENTRY), False
     st.phase = CLAIM_DUE if st.due_ns else AFTER_STEP
 
 

@@ -14,11 +14,14 @@ expected notifications follow:
   step precedes every error ``turn/end`` (END-2);
 * the markers name the log's events in order, and the stream covers the whole log (LOG-5).
 
-A crash splits the stream: after a ``note`` with ``crash: true`` the dead process may still
-report writes (in ``resume_crash_mid_turn``: the cancel splices of its disposal, markers seq 11
-and 12) that never reached the persisted log.  Records between a crash note and the next note
-belong to that dead process and are skipped; the new process then starts idle, and the log
-events it never marks are only crash repair's closers and the end-seed marker (LOG-5).
+A process boundary splits the stream.  After a ``note`` with ``crash: true`` the dead process may
+still report writes (in ``resume_crash_mid_turn``: the cancel splices of its disposal, markers
+seq 11 and 12) that never reached the persisted log: records between a crash note and the next
+note belong to that dead process and are skipped, and the new process starts idle.  A note with
+``crash: false`` is a graceful disposal: its records are persisted and marked as usual.  Either
+way the next process appends ``session/end-seed`` (after crash repair's closers) while nothing
+records, so those are the only log events the stream may leave unmarked (LOG-5); the new process
+starts idle.
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ INSERTED, DISCARDED, CLAIMED = "agent/inbox/inserted", "agent/inbox/discarded", 
 NOTE_FIELDS = {INSERTED: frozenset({"kind", "type", "nextSeq", "message"})}
 NOTE_FIELDS[DISCARDED] = NOTE_FIELDS[INSERTED]
 NOTE_FIELDS[CLAIMED] = NOTE_FIELDS[INSERTED] | {"turn"}
-CLOSERS = frozenset({"tool/result", "step/end", "turn/end", "session/end-seed"})  # REPAIR-1, REPAIR-2
+END_SEED = "session/end-seed"
+CLOSERS = frozenset({"tool/result", "step/end", "turn/end", END_SEED})  # REPAIR-1, REPAIR-2
 
 
 @attrs.frozen
@@ -80,11 +84,14 @@ class LiveChecker:
         self.record: object = None
         self.recent: deque[tuple[int, object]] = deque(maxlen=5)
         self.queue: deque[tuple[str, object, int | None]] = deque()  # expected (type, message, turn)
+        self.replacing = False  # the queue holds a replacement's discarded then inserted (NOTIFY-3)
         self.claim_open = False
         self.status = "idle"  # a new agent is idle; STATUS-1 counts changes from there
         self.errors: set[tuple[object, object]] = set()
         self.dead = False
-        self.gap_ok = False
+        self.gap_ok = False  # after a crash: the closers and end-seed of the next process go unmarked
+        self.ended = False  # a graceful disposal ended the process; its successor has not begun yet
+        self.seed_gap = False  # the successor began: its end-seed may still go unmarked
         self.violations: list[Violation] = []
 
     # ---- bookkeeping ----
@@ -141,6 +148,22 @@ class LiveChecker:
         elif rec.get("crash") is True:
             self.dead = True  # what the dead process still reports never reached the persisted log
             self.queue.clear()
+        elif rec.get("crash") is False:
+            self.ended = True  # a graceful disposal: its own writes are persisted and marked
+        elif self.ended:
+            self.new_process()
+
+    def new_process(self) -> None:
+        """The process after a graceful disposal starts idle, owing no notification."""
+        self.ended, self.seed_gap, self.status, self.claim_open = False, True, "idle", False
+
+    def unmarked_ok(self, otype: object) -> bool:
+        """LOG-5: only crash repair's closers and the restart marker are written while nothing records."""
+        if (self.ended or self.seed_gap) and otype == END_SEED:
+            if self.ended:
+                self.new_process()
+            return True
+        return (self.dead or self.gap_ok) and otype in CLOSERS
 
     def missing(self, where: str) -> None:
         expected = ", ".join(f"{t.rsplit('/', 1)[1]} {_id(m)}" for t, m, _ in self.queue)
@@ -181,17 +204,18 @@ class LiveChecker:
                 if otype != etype:
                     self.violate("LOG-5", f"durable marker seq {seq} says {etype}, the log has {otype}",
                                  "A durable marker reports the event the log holds at that seq.")
-                self.gap_ok = False
+                self.gap_ok = self.seed_gap = False
                 return item
             if isinstance(oseq, int) and oseq > seq:
                 self.peeked = item
                 self.violate("LOG-5", f"durable marker seq {seq} is out of order (the log is at seq {oseq})",
                              "Durable markers report the log's events in order, each once.")
                 return None
-            if not (self.gap_ok and otype in CLOSERS):
+            if not self.unmarked_ok(otype):
                 self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})",
                              "The stream marks every durable event when it is committed; only crash repair's "
-                             "closers and the end-seed marker, written while no process was recording, go unmarked.")
+                             "closers and the end-seed marker, written at a process boundary while no process was "
+                             "recording, go unmarked.")
             self.feed(*item)
 
     def expect(self, etype: str, turn: int | None, steps: int, obj: object) -> None:
@@ -207,6 +231,7 @@ class LiveChecker:
             else:
                 self.queue.extend((DISCARDED, m, None) for m in effect.removed)
                 self.queue.extend((INSERTED, m, None) for m in effect.inserted)
+                self.replacing = bool(effect.removed and effect.inserted)
         elif etype == "turn/start":
             self.errors.clear()
         elif etype == "turn/end" and _reason_kind(obj) == "error" and (turn, steps) not in self.errors:
@@ -225,8 +250,8 @@ class LiveChecker:
                              "agent/status is emitted only when the derived status (idle or running) changes, so "
                              "the status trace never repeats a value.")
             self.status = str(status)
-        elif ntype == "agent/error":
-            self.errors.add((rec.get("turn"), rec.get("step")))
+        elif ntype == "agent/error" and type(rec.get("turn")) is int and type(rec.get("step")) is int:
+            self.errors.add((rec.get("turn"), rec.get("step")))  # integer tokens only (decisions.md G3)
 
     def inbox_notification(self, ntype: str, rec: dict[str, object]) -> None:
         extra = set(rec) - NOTE_FIELDS[ntype]
@@ -243,9 +268,11 @@ class LiveChecker:
                          "after a public edit, claimed after all records of a claim.")
             return
         etype, message, turn = self.queue.popleft()
-        ok = ntype == etype and rec.get("message") == message and (etype != CLAIMED or rec.get("turn") == turn)
+        claimed_turn = rec.get("turn")  # an integer token: 1.0 is not the turn 1 (decisions.md G3)
+        ok = ntype == etype and rec.get("message") == message and (
+            etype != CLAIMED or (claimed_turn == turn and type(claimed_turn) is int))
         if not ok:
-            rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-2"
+            rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-3" if self.replacing else "NOTIFY-2"
             want = f"{etype} {_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
             differing = _differing(etype, message, turn, rec)
             self.violate(rule, f"{ntype} {_id(rec.get('message'))}, expected {want}{differing}",
@@ -260,7 +287,7 @@ class LiveChecker:
         reported = False
         while (item := self.pull()) is not None:
             otype = item[1].get("type") if isinstance(item[1], dict) else None
-            if not reported and not ((self.dead or self.gap_ok) and otype in CLOSERS):
+            if not self.unmarked_ok(otype) and not reported:
                 reported = True
                 self.violate("LOG-5", f"the live stream ends before log line {item[0]} ({otype})",
                              "A live stream given with a log must report all of the log's events.")

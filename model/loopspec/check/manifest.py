@@ -4,7 +4,9 @@ A manifest is JSON ``{"logs": [entry, ...]}``; each entry names a log relative t
 its expected ``verdict`` (``valid`` / ``invalid``) and, for an invalid one, the ``rule`` of its
 first violation and where it is (``seq`` or ``line``).  ``covers`` lists further rules the example
 demonstrates that the checker reports under ``rule`` (e.g. an unknown target is DATA-3, reported
-by the fold as FOLD-1); ``options`` may set ``allow_torn_tail``.
+by the fold as FOLD-1); ``options`` may set ``allow_torn_tail``.  ``live`` names a live stream
+(``NAME.live.jsonl``) checked with the log, as ``check LOG --live STREAM`` does; an invalid
+example with a live stream is named after its rule by the stream's file name.
 """
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ class Expectation:
     line: int | None = None
     covers: tuple[str, ...] = ()
     allow_torn_tail: bool = False
+    live: Path | None = None
+
+    @property
+    def named(self) -> Path:
+        """The file named after the example's rule: the live stream when there is one."""
+        return self.live if self.live is not None else self.path
 
     def judge(self, result: LogResult) -> str | None:
         """None when ``result`` is what this entry expects, else what differs."""
@@ -62,7 +70,9 @@ def _entry(raw: object, base: Path, index: int) -> Expectation:
     covers = raw.get("covers", [])
     if not isinstance(options, dict) or not isinstance(covers, list):
         raise ManifestError(f"entry {index} ({raw['file']}): 'options' must be an object and 'covers' a list")
-    seq, line = raw.get("seq"), raw.get("line")
+    seq, line, live = raw.get("seq"), raw.get("line"), raw.get("live")
+    if live is not None and not isinstance(live, str):
+        raise ManifestError(f"entry {index} ({raw['file']}): 'live' must name a file")
     return Expectation(
         path=base / raw["file"],
         verdict=verdict,
@@ -71,6 +81,7 @@ def _entry(raw: object, base: Path, index: int) -> Expectation:
         line=line if isinstance(line, int) else None,
         covers=tuple(str(c) for c in covers),
         allow_torn_tail=options.get("allow_torn_tail") is True,
+        live=base / live if isinstance(live, str) else None,
     )
 
 
@@ -89,6 +100,6 @@ def verify(expectations: tuple[Expectation, ...]) -> list[tuple[Expectation, Log
     """Check every example; per example its result and the mismatch (None when as expected)."""
     out: list[tuple[Expectation, LogResult, str | None]] = []
     for e in expectations:
-        result = check_file(e.path, CheckOptions(allow_torn_tail=e.allow_torn_tail))
+        result = check_file(e.path, CheckOptions(allow_torn_tail=e.allow_torn_tail), live=e.live)
         out.append((e, result, e.judge(result)))
     return out

@@ -8,7 +8,8 @@ Logs are read as bytes, line by line, so memory stays flat in the log's length. 
 parsed by the fastest parser available (orjson when installed, else the standard library); a
 line the fast parser refuses goes through :func:`parse_slowly`, which decides *why* with the
 standard library under JSON's exact rules (no NaN/Infinity tokens, no number that overflows a
-double, strict UTF-8, no byte order mark) and tells a torn tail from garbage (LOG-5).
+double, strict UTF-8, no byte order mark) and the writer's (no key twice in an object: the real
+writer is ``JSON.stringify``, decisions.md G3) and tells a torn tail from garbage (LOG-5).
 """
 
 from __future__ import annotations
@@ -155,17 +156,58 @@ def _finite_float(token: str) -> float:
     return value
 
 
+class DuplicateKey(ValueError):
+    """An object of the line names one key twice, which ``JSON.stringify`` never writes (LOG-1)."""
+
+
+def unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """``object_pairs_hook`` refusing a repeated key instead of letting the last one win silently."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise DuplicateKey(f"key {repeated!r} appears twice in one object (JSON.stringify never writes that)")
+    return value
+
+
 def strict_loads(line: bytes) -> object:
-    """The standard library's parse under JSON's exact rules (strict UTF-8, no BOM, finite numbers)."""
-    return json.loads(line.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite_float)
+    """The standard library's parse under JSON's exact rules (strict UTF-8, no BOM, finite numbers,
+    no key twice in an object)."""
+    return json.loads(
+        line.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=unique_keys
+    )
 
 
 try:  # orjson is optional: a faster parse of the same JSON, never a different verdict.
     import orjson
 
-    fast_loads: Callable[[bytes], object] = orjson.loads
+    lenient_loads: Callable[[bytes], object] = orjson.loads
+    """orjson's parse, which resolves a repeated key silently (the last one wins)."""
+    write_back: Callable[[object], bytes] | None = orjson.dumps
+
+    def confirmed(line: bytes, value: object) -> object:
+        """``value`` (the lenient parse of ``line``) once ``line`` is known to repeat no key.
+
+        Exact and cheap: writing the parse back drops a repeated key, so a line orjson writes back
+        byte for byte repeats none; that is every line of a log the real writer (compact
+        ``JSON.stringify``) wrote.  Any other line is decided by the standard library's parse,
+        which raises :class:`DuplicateKey` for a repeated key (:func:`strict_loads`).
+        """
+        if orjson.dumps(value) == (line[:-1] if line[-1:] == b"\n" else line):
+            return value
+        return strict_loads(line)
+
 except ImportError:  # pragma: no cover - exercised in environments without orjson
-    fast_loads = strict_loads
+    lenient_loads = strict_loads
+    write_back = None
+
+    def confirmed(line: bytes, value: object) -> object:
+        return value  # the standard library's parse already refused a repeated key
+
+
+def fast_loads(line: bytes) -> object:
+    """One line's JSON value by the fastest parser installed, refusing what :func:`strict_loads` refuses."""
+    return confirmed(line, lenient_loads(line))
 
 
 def _torn(line: bytes) -> bool:
@@ -193,7 +235,9 @@ def parse_slowly(line: bytes) -> object:
             raise LineProblem("LOG-5", "a torn tail: the last line is cut off mid-character", torn=True) from None
         raise LineProblem("LOG-1", f"not valid UTF-8 (byte {err.start} of the line)") from None
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=unique_keys)
+    except DuplicateKey as err:
+        raise LineProblem("LOG-1", f"not a line the session writes: {err}") from None
     except RecursionError:
         raise LineProblem("LOG-1", "JSON nested too deeply to check") from None
     except ValueError as err:

@@ -16,12 +16,21 @@ from typing import BinaryIO
 
 from loopspec.check.live import check_live
 from loopspec.check.machine import LogChecker
-from loopspec.check.reader import LineProblem, fast_loads, holds_an_event, open_log, parse_slowly
+from loopspec.check.reader import (
+    LineProblem,
+    confirmed,
+    holds_an_event,
+    lenient_loads,
+    open_log,
+    parse_slowly,
+    write_back,
+)
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
 from loopspec.log.events import MAX_SAFE_INTEGER
 
 UNREADABLE = (OSError, EOFError, zlib.error)
+UNPARSED = object()  # the fast parser refused the line: the slow path says why
 NOT_A_LOG = ("not a session log: no line of it is a JSON object, even forgiving a byte order mark, bad UTF-8 or "
              "NaN (a session log holds one event object per line)")
 
@@ -34,7 +43,7 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
     only, copying the checker's state in and out around every call to the general path,
     :meth:`LogChecker.feed_event`; the test suite checks both paths give the same verdicts.
     """
-    loads = fast_loads
+    loads, confirm, canonical = lenient_loads, confirmed, write_back
     general = checker.feed_event
     lo, hi = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
     next_seq, last_time = checker.next_seq, checker.prev_time
@@ -45,15 +54,7 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
         try:
             obj = loads(line)
         except (ValueError, RecursionError):
-            try:
-                obj = parse_slowly(line)
-            except LineProblem as problem:
-                if problem.torn:
-                    stream.read(1)  # a torn tail is the last line, unless a compressed stream broke off here
-                checker.next_seq, checker.prev_time = next_seq, last_time
-                checker.bad_line(problem, line_no)
-                next_seq = checker.next_seq
-                continue
+            obj = UNPARSED
         if hot and type(obj) is dict and len(obj) == 4:
             try:  # a missing key is simply not the fast case (try costs nothing when nothing is raised)
                 etype, seq, time, data = obj["type"], obj["seq"], obj["time"], obj["data"]
@@ -66,12 +67,28 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
                     and type(data) is dict
                 ):
                     t, s = data["turn"], data["step"]
-                    if t == turn and s == step and t is not True and s is not True:
+                    # Integer tokens (not true, not 1.0); the line written back byte for byte repeats no key.
+                    if (t == turn and s == step and type(t) is int and type(s) is int
+                            and (canonical is None or canonical(obj) == line[:-1])):
                         next_seq += 1
                         last_time = time
                         continue
             except KeyError:
                 pass
+        try:
+            if obj is UNPARSED:
+                raise ValueError
+            obj = confirm(line, obj)  # LOG-1: no key twice in an object (decisions.md G3)
+        except (ValueError, RecursionError):
+            try:
+                obj = parse_slowly(line)
+            except LineProblem as problem:
+                if problem.torn:
+                    stream.read(1)  # a torn tail is the last line, unless a compressed stream broke off here
+                checker.next_seq, checker.prev_time = next_seq, last_time
+                checker.bad_line(problem, line_no)
+                next_seq = checker.next_seq
+                continue
         checker.next_seq, checker.prev_time = next_seq, last_time
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time

@@ -7,8 +7,9 @@ bookkeeping of send-shaped insertions.
 
 from __future__ import annotations
 
+from loopspec.check import outcome
 from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, SpliceEffect
-from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
+from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
 from loopspec.data.errors import InvalidEvent
 
 _FOLD_WHY = {
@@ -57,6 +58,7 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
+    outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = "turn/start" if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
@@ -86,6 +88,7 @@ def _resync_due(st: CheckState) -> None:
 
 def _claim_complete(st: CheckState) -> None:
     st.phase = DECIDING
+    st.after = ANY  # a new boundary: what the last step said is settled (RESULT-6)
     st.claim_done = tuple(st.claim_batch)
     st.claim_batch = []
 
@@ -93,6 +96,8 @@ def _claim_complete(st: CheckState) -> None:
 def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     first = st.steps_in_turn == 0
     what = f"a claim (pure deletion without outcome) of {effect.removed_n} from {effect.target} at start {effect.start}"
+    if st.phase in (CLAIM_DUE, AFTER_STEP):
+        outcome.before_claim(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step claims nothing
     if st.phase == CLAIM_DUE:
         if st.due_ns and effect.target == NEXT_TURN:
             if first:

@@ -20,6 +20,10 @@ from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
 # claim is still due; after the claim, waiting for the decision; inside a step; after a step/end
 # with next-step empty (turn-stopping or a tool continuation may follow).
 IDLE, CLAIM_DUE, DECIDING, STEPPING, AFTER_STEP = "idle", "claim-due", "deciding", "stepping", "after-step"
+# What the last closed step's own events say about how its turn goes on (loopspec.check.outcome):
+# nothing beyond the phase; a text answer settled the turn's end (RESULT-6); a tool call left
+# unanswered (RESULT-7) or an entry that never happened (STEP-4, DECIDE-6) mean an abort or failure.
+ANY, TEXT_ANSWER, UNANSWERED, NO_ENTRY = "", "text-answer", "unanswered", "no-entry"
 
 CONTEXT = 5
 SHOWN_IDS = 8
@@ -39,8 +43,12 @@ class CheckState:
     """Everything the checker knows about one log at one point of it."""
 
     __slots__ = (
+        "after",
+        "after_calls",
         "after_end_seed",
         "announced",
+        "answer_calls",
+        "answered",
         "calls",
         "chain",
         "claim_batch",
@@ -61,17 +69,20 @@ class CheckState:
         "latch",
         "line",
         "model_started",
+        "needs_entry",
         "next_seq",
         "nt_send_in_turn",
         "options",
         "phase",
         "prev_time",
+        "repairing",
         "repeats",
         "send_since_end",
         "seq",
         "step",
         "steps_in_turn",
         "turn",
+        "turn_ends",
         "violations",
     )
 
@@ -99,6 +110,13 @@ class CheckState:
         self.model_started = False
         self.calls: set[str] = set()  # LOG-4: tool/call ids of the open step
         self.announced: set[str] = set()
+        self.answered: set[str] = set()  # RESULT-7: call ids the open step's tool/results answer
+        self.answer_calls: tuple[str, ...] | None = None  # tool calls of the step's last assistant/message
+        self.needs_entry = False  # STEP-4, DECIDE-6: the open step must enter a message
+        self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the open step
+        self.after = ANY  # what the last closed step says may follow it
+        self.after_calls: tuple[str, ...] = ()  # the calls it left unanswered (UNANSWERED)
+        self.turn_ends = False  # the open turn's last step answered with text: its end is settled
         self.send_since_end = False  # TURN-5: a send-shaped insertion since the last turn/end or end-seed
         self.chain = False  # CHAIN-1 allows the next turn/start
         self.latch = False  # CANCEL-4 allows the next turn/start

@@ -22,13 +22,13 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
         st.violate(rule, f"{etype} while no step is open",
                    f"{etype} belongs to a step: core execution events are enclosed by their turn and step.",
                    key=(rule, "no step", st.turn, st.steps_in_turn, turn, step))
-        if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and step is not True:
+        if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and type(step) is int:
             # Re-synchronise (--all): a step/start is missing; the event belongs to the step it names.
             open_step(st, st.steps_in_turn + 1)
             st.model_started = True
             return True
         return False
-    if turn != st.turn or step != st.step or turn is True or step is True:
+    if turn != st.turn or step != st.step or type(turn) is not int or type(step) is not int:  # not 1.0 or true
         st.violate(rule, f"{etype} names {turn!r}.{step!r}, but the open step is {st.turn}.{st.step}",
                    f"{etype} must carry data.turn and data.step equal to the open turn and step.",
                    key=(rule, "other step", st.turn, st.step, turn, step))
@@ -37,14 +37,22 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
 
 
 def _model_side(st: CheckState, etype: str) -> None:
-    """The first model-side event of a step closes its entry block (STEP-3) and needs input in step 1 (STEP-4)."""
+    """The first model-side event of a step closes its entry block (STEP-3) and needs input where an
+    entry was due: in a turn's first step (STEP-4) and after a text answer (DECIDE-6)."""
     if st.step is None or st.model_started:
         return
-    if st.step == 1 and st.entered == 0:
-        st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message",
-                   "The first step of a turn enters at least one message before its model call: an empty entry at "
-                   "the first boundary ends the turn with no step instead (DECIDE-6). Only a step aborted during "
-                   "request preparation closes with no user/message and no model call (v0.1.5, VARIANT-1).")
+    if st.needs_entry and st.entered == 0:
+        if st.step == 1:
+            st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message",
+                       "The first step of a turn enters at least one message before its model call: an empty entry "
+                       "at the first boundary ends the turn with no step instead (DECIDE-6). Only a step aborted "
+                       "during request preparation closes with no user/message and no model call (v0.1.5, "
+                       "VARIANT-1).")
+        else:
+            st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a text "
+                       "answer", "The step before this one answered with text, which set the turn's end: an empty "
+                       "entry at this boundary ends the turn with that reason instead of opening a step; only a "
+                       "tool continuation opens a step with no message.")
     st.model_started = True
 
 
@@ -91,9 +99,12 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
     if etype == "assistant/message":
         message = data.get("message") if isinstance(data, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else ():
-            if isinstance(block, dict) and block.get("type") == "tool-call" and isinstance(block.get("id"), str):
-                st.announced.add(block["id"])
+        calls = tuple(
+            block["id"] for block in (content if isinstance(content, list) else ())
+            if isinstance(block, dict) and block.get("type") == "tool-call" and isinstance(block.get("id"), str)
+        )
+        st.announced.update(calls)
+        st.answer_calls = calls  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
 
 
 def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -140,6 +151,8 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
                    "A tool result answers a tool call of its step (message.content[].toolCallId or "
                    "message.source.callId); this one names none.")
         return
+    st.answered.update(ids)
+    st.repairing = st.repairing or synthetic  # only crash repair writes these, right before its step/end
     known = st.calls | st.announced if synthetic else st.calls
     missing = [i for i in ids if i not in known]
     if missing:

@@ -153,8 +153,14 @@ class _Session:
                 return result
             if self.finished is not None:  # RESULT-1: max-tokens is sticky within the turn
                 ends = "max-tokens" if "max-tokens" in (ends, self.finished) else "completed"
-            if ends is not None and not self.lanes[NS] and self.choose(3) == 0:
-                self.send(NS)  # agent/turn-stopping steers a continuation (RESULT-4)
+            if ends is not None and not self.lanes[NS]:
+                stopping = self.choose(12)  # agent/turn-stopping runs: an await point (RESULT-6)
+                if stopping == 0:
+                    return self.abort(turn, None)
+                if stopping == 1:
+                    return self.crash(turn, None, [])
+                if stopping <= 4:
+                    self.send(NS)  # turn-stopping steers a continuation (RESULT-4)
             if ends is not None and not self.lanes[NS]:
                 self.end(turn, {"kind": ends})
                 return True
@@ -165,16 +171,20 @@ class _Session:
         return False
 
     def abort(self, turn: int, step: int | None) -> bool:
-        """cancel(): clear then abort, or keepInbox with maybe a waking send that latches (CANCEL-1, -4)."""
+        """cancel(): clear then abort, or keepInbox with maybe a waking send that latches (CANCEL-1, -4).
+
+        A disposal (cause ``disposed``) is a cancel too, but a send into it latches nothing.
+        """
         latched = False
+        cause = "disposed" if self.choose(4) == 0 else "user"
         if self.choose(2) and not self.backlog:  # a backlog run cancels with keepInbox only
             self.clear()
         elif self.choose(2):
             self.send(NT)
-            latched = True
+            latched = cause != "disposed"
         if step is not None:
             self.write("step/end", {"turn": turn, "step": step})
-        self.write("turn/end", {"turn": turn, "reason": {"kind": "aborted", "reason": {"kind": "user"}}})
+        self.write("turn/end", {"turn": turn, "reason": {"kind": "aborted", "reason": {"kind": cause}}})
         return latched
 
     def crash(self, turn: int, step: int | None, announced: list[str]) -> bool:
@@ -197,6 +207,8 @@ class _Session:
         scope = {"turn": turn, "step": step}
         self.finished = None
         self.write("step/start", scope)
+        if self.choose(20) == 0:  # v0.1.5: aborted during request preparation, before any entry
+            return self.abort(turn, step)
         for message in batch:
             self.write("user/message", message, surfaceOp="append")
         self.write("request/header", {"header": {"config": {"provider": "mock", "model": "mock"}}, "reason": "initial"})
@@ -219,6 +231,8 @@ class _Session:
                        surfaceOp="append", sourceEventSeqs=list(range(first, self.seq)))
             if self.choose(5) == 0:
                 return self.crash(turn, step, [call])  # the model announced a call that never started
+            if self.choose(8) == 0:
+                return self.abort(turn, step)  # aborted before the call ran: it stays unanswered (RESULT-7)
             call_seq = self.write("tool/call", {**scope, "callId": call, "name": "read", "arguments": "{}"})
             if self.choose(3) == 0:
                 self.send(NS)  # steering while the tool runs

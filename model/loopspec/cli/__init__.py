@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Sequence
 
 SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors",
-               "loopspec.cli.reproduce")
+               "loopspec.cli.reproduce", "loopspec.cli.render")
 INTERNAL_ERROR = 3
 EXIT_CODES = """\
 exit codes (every subcommand):

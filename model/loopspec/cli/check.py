@@ -29,6 +29,8 @@ from loopspec.check.verdict import CheckOptions, LogResult
 from loopspec.log.reader import STDIN, spool
 
 STDIN_NAME = "<stdin>"
+# The html report draws with loopspec.render, imported only when asked for (start-up stays small).
+HTML = "html"
 
 PROGRESS_MIN_FILES = 20
 
@@ -102,8 +104,8 @@ def run(args: argparse.Namespace) -> int:
     if reconfigure is not None:  # garbage input may hold lone surrogates, which UTF-8 cannot print
         reconfigure(errors="backslashreplace")
     if args.manifest is not None:
-        if args.paths or args.live:
-            print("loopspec check: --manifest takes no log paths or --live", file=sys.stderr)
+        if args.paths or args.live or args.format == HTML:
+            print("loopspec check: --manifest takes no log paths, --live or --format html", file=sys.stderr)
             return 2
         return _run_manifest(args)
     if not args.paths:
@@ -119,6 +121,12 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         print("loopspec check: no session log to check", file=sys.stderr)
         return 2
+    if args.format == HTML or args.out is not None:
+        from loopspec.render.violation import usage_problem
+
+        if (usage := usage_problem(args.format, args.out, len(files))) is not None:
+            print(f"loopspec check: {usage}", file=sys.stderr)
+            return 2
     if args.live is not None and (len(files) != 1 or problems):
         print("loopspec check: --live needs exactly one log", file=sys.stderr)
         return 2
@@ -132,7 +140,14 @@ def run(args: argparse.Namespace) -> int:
             results = check_files(files, options, max(1, args.jobs), _Progress(sys.stderr, len(files)))
         results = [_renamed(r, copy) for r in results]
     summary = Summary.of(results, time.perf_counter() - started)
-    sys.stdout.write(render(args.format, results, summary, quiet=args.quiet))
+    if args.format == HTML:
+        from loopspec.render.violation import write_html
+
+        if (failed := write_html(results, args.out, args.live, sys.stdout)) is not None:
+            print(f"loopspec check: {failed}", file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(render(args.format, results, summary, quiet=args.quiet))
     if problems or any(r.status == "unusable" for r in results):
         return 2
     return 1 if any(r.status == "invalid" for r in results) else 0
@@ -165,9 +180,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="report at most N per log (implies --all; without it --all stops at 100)")
     parser.add_argument("--allow-torn-tail", action="store_true",
                         help="accept a cut-off last line without newline (a crash mid-append), minus that line")
-    parser.add_argument("--format", choices=FORMATS, default="text",
+    parser.add_argument("--format", choices=(*FORMATS, HTML), default="text",
                         help="report format; json and junit name the tool version, the spec digest and each "
-                        "violated rule's spec section")
+                        "violated rule's spec section; html draws each log's timeline around its first "
+                        "violation: one log's page is printed, several need --out DIR")
+    parser.add_argument("--out", type=Path, metavar="DIR",
+                        help="with --format html: write DIR/NNN-NAME.html per log and DIR/index.html")
     parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N", help="check logs in N processes")
     parser.add_argument("--quiet", "-q", action="store_true", help="only report invalid logs and the summary")
     parser.add_argument("--manifest", type=Path, metavar="FILE",

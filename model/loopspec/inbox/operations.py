@@ -103,7 +103,8 @@ def mutate(
     # `append`, which the real call reaches only after the duplicate walk above, so a -0
     # edit that also repeats an id fails with SPLICE-3.  Either way nothing is written.
     if where.negative_zero_start:
-        raise CommandRefused("NORM-5", "start normalizes to -0, which the session cannot store; nothing written")
+        # The real session's own text (real trace recordings: the refused call's error).
+        raise CommandRefused("NORM-5", 'session event "agent/inbox/spliced" carries non-JSON-serializable data')
     removed = lane[where.start : end]
     record = InboxSpliced(
         target=target,

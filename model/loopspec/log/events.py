@@ -22,14 +22,14 @@ SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outco
 
 
 def is_safe_integer(value: object) -> bool:
-    """JavaScript's ``Number.isSafeInteger`` over parsed JSON (bools are not numbers)."""
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, int):
-        return -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
-    if isinstance(value, float):
-        return value.is_integer() and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
-    return False
+    """A safe integer as a session log writes one: an integer token (parsed to ``int``, not a bool)
+    within JavaScript's safe range.
+
+    An integral number written with a fraction or an exponent (``1.0``, ``1e0``) is refused: the
+    real writer, ``JSON.stringify``, writes every safe integer as plain digits, so such a number
+    comes from a foreign writer (decisions.md G3); every reader of logs uses this one test.
+    """
+    return type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
 
 
 def _is_safe_int(value: object) -> TypeGuard[int]:
@@ -174,17 +174,13 @@ class InboxSpliced:
         if not isinstance(raw_inserted, tuple):  # also when absent
             raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
         start = fields.get("start")
-        # JavaScript has one number type: 1.0 is the safe integer 1 there, so it is here.
+        # An integer token only: 1.0 is refused as the checker refuses it (decisions.md G3).
         if not is_safe_integer(start):
             raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {shown(start)}", seq)
-        assert isinstance(start, int | float)
-        start = int(start)
+        assert isinstance(start, int)
         removed = fields.get("removedCount")
-        if "removedCount" in fields:
-            if not is_safe_integer(removed):
-                raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {shown(removed)}", seq)
-            assert isinstance(removed, int | float)
-            removed = int(removed)
+        if "removedCount" in fields and not is_safe_integer(removed):
+            raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {shown(removed)}", seq)
         outcome = fields.get("outcome")
         if "outcome" in fields and outcome != "canceled":
             raise InvalidEvent("FOLD-1", f"'outcome' may only be 'canceled', got {shown(outcome)}", seq)

@@ -29,15 +29,25 @@ def _no_constants(token: str) -> object:
     raise ValueError(f"{token} is not JSON")
 
 
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """Refuse a key repeated in one object, which ``JSON.stringify`` never writes (decisions.md G3)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise ValueError(f"key {repeated!r} appears twice in one object")
+    return value
+
+
 def _decoder() -> Decode:
     # One decoder per reader: ``json.loads`` with options builds a new decoder for every line.
-    return json.JSONDecoder(parse_constant=_no_constants).decode
+    return json.JSONDecoder(parse_constant=_no_constants, object_pairs_hook=_unique_keys).decode
 
 
 def _decode(decode: Decode, line: str, line_no: int) -> object:
     try:
         if line.startswith("\ufeff"):  # let json.loads word the BOM error exactly as it always has
-            return json.loads(line, parse_constant=_no_constants)
+            return json.loads(line, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
         return decode(line)
     except ValueError as err:
         raise InvalidEvent("LOG-1", f"line {line_no}: not valid JSON ({err})") from None

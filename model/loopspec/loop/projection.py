@@ -23,11 +23,10 @@ from loopspec.loop.state import LifecycleView
 def _number(event: SessionEvent, key: str) -> int:
     data = event.data
     value = data.get(key) if isinstance(data, JsonObject) else None
-    # JavaScript has one number type: 1.0 is the integer 1 there, as the checker reads it (LOG-8).
-    if isinstance(value, float) and value.is_integer() and is_safe_integer(value):
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
+    # An integer token only: 1.0 is refused, as the checker refuses it (LOG-8, decisions.md G3).
+    if not is_safe_integer(value):
         raise InvalidEvent("LOG-1", f"{event.type} needs an integer '{key}', got {shown(value)}", event.seq)
+    assert isinstance(value, int)
     return value
 
 

@@ -58,7 +58,8 @@ def anchor_of(match: re.Match[str]) -> str:
     if match["real"]:
         return f"real-{match['real']}"
     if match["scenario"]:
-        return f"real-10-{match['scenario'].lower()}"
+        # File names pad the number (S07-...); the scenario is S7 all the same.
+        return f"real-10-s{int(match['scenario'][1:])}"
     return "recordings"
 
 

@@ -15,21 +15,12 @@ state diagrams and the lifecycle-table export are whole files rendered by
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-import attrs
-
-from loopspec.specdoc import diagrams, layers_page
+from loopspec.specdoc import diagrams, layers_page, scenarios_page
 from loopspec.specdoc import events_page as events_doc
 from loopspec.specdoc import traceability_page as traceability_doc
-from loopspec.specdoc.project import Project, Section
-
-
-@attrs.frozen
-class GeneratedDoc:
-    """One generated file: its repo-relative path and how to render it from the project."""
-
-    path: str
-    render: Callable[[Project], str]
+from loopspec.specdoc.project import GeneratedDoc, Project, Section
 
 
 def sectioned(title: str, sources: str, sections: tuple[Section, ...]) -> Callable[[Project], str]:
@@ -43,8 +34,8 @@ def sectioned(title: str, sources: str, sections: tuple[Section, ...]) -> Callab
     return render
 
 
-def documents() -> tuple[GeneratedDoc, ...]:
-    """The generated documents, in the order they are written."""
+def documents(root: Path) -> tuple[GeneratedDoc, ...]:
+    """The generated documents of the checkout at ``root``, in the order they are written."""
     trace = (traceability_doc.summary, traceability_doc.gaps, traceability_doc.by_area, traceability_doc.undefined)
     events = (events_doc.overview, events_doc.durable_events, events_doc.notifications, events_doc.shared_shapes)
     return (
@@ -58,12 +49,14 @@ def documents() -> tuple[GeneratedDoc, ...]:
         GeneratedDoc("spec/lifecycle-table.json", lambda _: diagrams.table_json()),
         # The hand-written reviewer's guide, whose layer picture is drawn from the import contract.
         GeneratedDoc(layers_page.README, layers_page.readme_with_layers),
+        # The scenarios' example logs drawn by loopspec.render (docs/scenarios/*.svg, docs/scenarios.md).
+        *scenarios_page.documents(root),
     )
 
 
 def render_all(project: Project) -> dict[str, str]:
     """Repo-relative path -> full text of every generated document."""
-    return {doc.path: doc.render(project) for doc in documents()}
+    return {doc.path: doc.render(project) for doc in documents(project.root)}
 
 
 def stale_documents(project: Project) -> tuple[str, ...]:

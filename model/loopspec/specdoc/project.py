@@ -29,6 +29,14 @@ class Project:
 Section = Callable[[Project], str]
 
 
+@attrs.frozen
+class GeneratedDoc:
+    """One generated file: its repo-relative path and how to render it from the project."""
+
+    path: str
+    render: Callable[[Project], str]
+
+
 def load_project(root: Path = REPO_ROOT) -> Project:
     spec = load_spec(SPEC_DIR if root == REPO_ROOT else root / "spec")
     return Project(root, spec, collect(spec, root), load_catalog(root / "spec" / "schemas"))

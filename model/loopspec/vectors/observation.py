@@ -4,10 +4,12 @@ An observation is what one command did: the durable events it appended, the noti
 emitted — each with ``nextSeq``, the seq the next durable event was going to get when it was
 emitted, so the interleaving of records and notifications is part of what is compared
 (NOTIFY-4, CLAIM-4, INPUT-2) — and its return value; or, for a refused command, the refusal's
-rule ID.  Comparison is JSON equality with two deliberate blind spots: each event's ``time``
-(checked by the time policy and the log checker instead, see :mod:`.audit`) and a refusal's
-``message`` (prose, but required).  Everything else, down to the difference between ``true``
-and ``1`` that Python's ``==`` would hide, must match.
+rule ID.  Comparison is JSON equality with deliberate blind spots: each event's ``time`` (checked
+by the time policy and the log checker instead, see :mod:`.audit`), a refusal's ``message``
+(prose, but required), and an ``agent/error`` notification's ``error``, compared by its message
+alone (the live notification carries the thrown error, whose other fields are the
+implementation's; the durable ``turn/end`` keeps ``{message, code}``, compared whole).  Everything
+else, down to the difference between ``true`` and ``1`` that Python's ``==`` would hide, must match.
 """
 
 from __future__ import annotations
@@ -96,12 +98,24 @@ def comparable(observation: object) -> object:
         return {"ok": False, "code": observation.get("code"),
                 "message": "(a string)" if isinstance(message, str) else message}
     out = dict(observation)
+    notes = out.get("notifications")
+    if isinstance(notes, list):
+        out["notifications"] = [_by_message(n) for n in notes]
     events = out.get("events")
     if isinstance(events, list):
         out["events"] = [
             {k: v for k, v in e.items() if k not in IGNORED_EVENT_KEYS} if isinstance(e, dict) else e for e in events
         ]
     return out
+
+
+def _by_message(note: object) -> object:
+    """END-2: an ``agent/error``'s error compared by its message (an object's ``message``, or a text)."""
+    if not (isinstance(note, dict) and note.get("type") == "agent/error"):
+        return note
+    error = note.get("error")
+    message = error.get("message") if isinstance(error, dict) else error
+    return {**note, "error": message}
 
 
 def _kind(value: object) -> str:

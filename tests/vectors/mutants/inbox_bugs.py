@@ -80,7 +80,7 @@ def _mutate_writes_noops(
     if not canceled or where.delete_count or inserted:
         return model_mutate(state, target, start, delete_count, inserted, canceled=canceled)
     if where.negative_zero_start:
-        raise CommandRefused("NORM-5", "start normalizes to -0, which the session cannot store; nothing written")
+        raise CommandRefused("NORM-5", 'session event "agent/inbox/spliced" carries non-JSON-serializable data')
     record = InboxSpliced(target, where.start, ())
     return InboxOutcome(state, (record,), trace=(record,))
 

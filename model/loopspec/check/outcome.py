@@ -1,0 +1,135 @@
+"""What a closed step's own events say about how its turn may go on (RESULT-6, RESULT-7, STEP-4,
+DECIDE-5, DECIDE-6, REPAIR-1).
+
+A crash can fall between any two appends (a kill is not an await), so a step the live loop closed
+with a call open, right before its aborted or error ``turn/end``, may be followed by crash repair's
+``interrupted`` instead; only a step that shows repair's synthetic results is known to be repair's.
+
+A real step shows its outcome in the log: the model's answer is its last ``assistant/message``
+(tool-call blocks or none), tool work is ``tool/call`` / ``tool/result`` inside the step, and a
+step the loop aborted or that failed before its model call shows neither entries nor model
+side.  At ``step/end`` :func:`close_step` reads those events into :attr:`CheckState.after`:
+
+* a text answer (the last ``assistant/message`` calls no tool, no ``tool/call``) set the turn's
+  end: with next-step empty the loop runs turn-stopping and ends the turn; only input steered in
+  meanwhile makes another boundary, whose claim comes first (RESULT-6, and no decision — so no
+  ``blocked`` — without that claim, DECIDE-5);
+* a tool call left unanswered, or a step that had to enter something and entered nothing and
+  made no model call, was aborted or failed: its ``turn/end`` (aborted or error) comes next, or
+  crash repair's ``interrupted`` when a crash fell between the two appends (RESULT-7, STEP-4,
+  DECIDE-6); crash repair that answered some open calls before closing the step must have
+  answered all (REPAIR-1);
+* anything else (tool calls all answered: the turn continues, or a tool concluded it; no model
+  side at all, as the model's own logs write steps) leaves what follows to the phase.
+"""
+
+from __future__ import annotations
+
+from loopspec.check.state import AFTER_STEP, ANY, NO_ENTRY, TEXT_ANSWER, UNANSWERED, CheckState
+
+REPAIR_ENDS = frozenset({"interrupted", "forked"})  # crash repair, and v0.1.7's fork cut
+ABORT_ENDS = frozenset({"aborted", "error"})
+
+
+def open_entry(st: CheckState, step: int) -> None:
+    """A new step: it must enter a message when it is the first, or follows a text answer."""
+    st.needs_entry = step == 1 or st.turn_ends
+    st.repairing = False
+    st.answered = set()
+    st.answer_calls = None
+    st.after = ANY
+
+
+def close_step(st: CheckState) -> None:
+    """At ``step/end``: classify the step from its events (before the step's sets are reset)."""
+    pending = (st.calls | set(st.answer_calls or ())) - st.answered
+    if pending and st.repairing:
+        st.violate("REPAIR-1", f"crash repair closes step {st.turn}.{st.step} with tool call(s) {sorted(pending)} "
+                   "unanswered",
+                   "The step's synthetic tool/result(s) show crash repair closing it; repair writes one synthetic "
+                   "error tool/result for every call the step announced or started that nothing answered, before "
+                   "its step/end.")
+        st.after = ANY
+    elif pending:
+        st.after = UNANSWERED
+        st.after_calls = tuple(sorted(pending))
+    elif st.needs_entry and st.entered == 0 and not st.model_started:
+        st.after = NO_ENTRY
+    elif st.answer_calls == () and not st.calls:
+        st.after = TEXT_ANSWER
+    else:
+        st.after = ANY
+    st.turn_ends = st.after == TEXT_ANSWER
+
+
+def entry_rule(st: CheckState) -> str:
+    """STEP-4 for a turn's first step, DECIDE-6 for a step after a text answer."""
+    return "STEP-4" if st.steps_in_turn <= 1 else "DECIDE-6"
+
+
+def _ended_early(st: CheckState, what: str) -> None:
+    """``what`` follows a step that was aborted or failed: only its turn/end may."""
+    step = f"{st.turn}.{st.steps_in_turn}"
+    if st.after == UNANSWERED:
+        st.violate("RESULT-7", f"{what} after step {step} closed with tool call(s) {list(st.after_calls)} "
+                   "unanswered",
+                   "The tool phase answers every call the model made before the step ends normally; a step that "
+                   "closes with a call unanswered was aborted or failed, and its turn/end (aborted or error) is "
+                   "the next record, written in the same finally chain (or crash repair's interrupted, when a "
+                   "crash fell in between).")
+    else:
+        st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call",
+                   _NO_ENTRY_WHY[entry_rule(st)])
+    st.after = ANY  # re-synchronise (--all)
+
+
+_NO_ENTRY_WHY = {
+    "STEP-4": "A turn's first step enters at least one message: an empty entry at the first boundary ends the turn "
+    "with no step (DECIDE-6). A first step with no user/message and no model call is one aborted or failed "
+    "during request preparation (v0.1.5, VARIANT-1), and such a turn ends aborted or error right after it.",
+    "DECIDE-6": "After a step that answered with text the turn's end is set, so an empty entry at the next "
+    "boundary ends the turn instead of opening a step; a step there with no user/message and no model call "
+    "was aborted or failed during request preparation (v0.1.5, VARIANT-1), and its turn ends aborted or error.",
+}
+
+
+def before_edit(st: CheckState) -> None:
+    """A public edit after a step/end: none after an aborted or failed step, whose turn/end is written at once."""
+    if st.step is None and st.after in (UNANSWERED, NO_ENTRY):
+        _ended_early(st, "a public edit")
+
+
+def before_claim(st: CheckState) -> None:
+    """A claim record after a step/end (RESULT-7, STEP-4, DECIDE-6)."""
+    if st.after in (UNANSWERED, NO_ENTRY):
+        _ended_early(st, "a claim")
+
+
+def before_step(st: CheckState, turn: int, step: int) -> None:
+    """``step/start`` after a step/end: RESULT-6 after a text answer with no claim since."""
+    if st.after in (UNANSWERED, NO_ENTRY):
+        _ended_early(st, f"step/start {turn}.{step}")
+    elif st.after == TEXT_ANSWER and st.phase == AFTER_STEP:
+        st.violate("RESULT-6", f"step/start {turn}.{step} right after step {st.turn}.{st.steps_in_turn} answered "
+                   "with text, with no claim in between",
+                   "A step whose answer calls no tool sets the turn's end. With next-step empty the loop runs "
+                   "turn-stopping and ends the turn; only input inserted into next-step meanwhile makes another "
+                   "boundary, and that boundary claims it before any step opens.")
+        st.after = ANY
+
+
+def before_end(st: CheckState, kind: str) -> bool:
+    """``turn/end`` after a step/end; True when it broke a rule of the step's outcome."""
+    after = st.after
+    if after == TEXT_ANSWER and kind == "blocked" and st.phase == AFTER_STEP:
+        st.violate("DECIDE-5", f"turn/end blocked right after step {st.turn}.{st.steps_in_turn} answered with "
+                   "text, with no claim in between",
+                   "blocked is what a pre-step decision's reject writes, and a decision is taken only at a boundary, "
+                   "right after its claim. A step that answered with text sets the turn's end; with nothing "
+                   "steered in and claimed no boundary follows it, so no decision could reject anything.")
+    elif after in (UNANSWERED, NO_ENTRY) and kind and kind not in ABORT_ENDS | REPAIR_ENDS:
+        _ended_early(st, f"turn/end {kind}")
+    else:
+        return False
+    st.after = ANY
+    return True

@@ -1,0 +1,92 @@
+"""``loopspec render``: draw a session log (and its live recording) as a self-contained HTML page.
+
+Exit codes: 0 drawn (also for a log the model refuses somewhere: the page says where); 2 unusable
+input (missing or unreadable file) or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import zlib
+from pathlib import Path
+
+from loopspec.render.build import build
+from loopspec.render.page import render_page
+from loopspec.render.svg import render_svg
+from loopspec.render.window import DEFAULT_TURNS, WindowSpec
+
+UNREADABLE = (OSError, EOFError, zlib.error)
+
+
+def _window(args: argparse.Namespace) -> WindowSpec | str:
+    if args.first is not None and args.last is not None and args.first > args.last:
+        return f"--from {args.first} is after --to {args.last}"
+    return WindowSpec(first=args.first, last=args.last, turns=args.turns)
+
+
+def run(args: argparse.Namespace) -> int:
+    window = _window(args)
+    if isinstance(window, str):
+        print(f"loopspec render: {window}", file=sys.stderr)
+        return 2
+    for path in (args.log, args.live):
+        if path is not None and not path.is_file():
+            print(f"loopspec render: {path}: no such file", file=sys.stderr)
+            return 2
+    try:
+        timeline = build(args.log, window, live=args.live)
+    except UNREADABLE as err:
+        print(f"loopspec render: cannot read {args.log}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
+        return 2
+    if timeline.stop is not None:
+        print(f"loopspec render: note: the model refuses seq {timeline.stop.seq} [{timeline.stop.rule}] "
+              f"{timeline.stop.message}; drawn uninterpreted from there (run loopspec check)", file=sys.stderr)
+    text = (render_svg(timeline, window.describe()) if args.format == "svg"
+            else render_page(timeline, window.describe()))
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        args.out.write_text(text, encoding="utf-8")
+    except OSError as err:
+        print(f"loopspec render: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out} (seq {timeline.first}–{timeline.last} of {timeline.total:,} events)", file=sys.stderr)
+    return 0
+
+
+def _seq(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be a seq, 0 or more")
+    return value
+
+
+def _turns(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "render",
+        help="draw a session log as a self-contained HTML timeline",
+        description="Draw a session log (plain or .gz) along its seq axis: turns and steps with their end reasons, "
+        "the next-turn and next-step lists as lanes with every message from insertion to fate, every splice and "
+        "pre-step decision, and with --live the notifications where they were emitted. The page has no script "
+        "and fetches nothing. By default the last few turns are drawn and what lies outside is summarized. "
+        "The page goes to stdout unless --out is given.",
+    )
+    parser.add_argument("log", type=Path, metavar="LOG", help="the session log (*.events.jsonl)")
+    parser.add_argument("--live", type=Path, metavar="LIVE", help="its live recording (*.live.jsonl)")
+    parser.add_argument("--out", type=Path, metavar="PAGE", help="write the page here instead of stdout")
+    parser.add_argument("--from", dest="first", type=_seq, metavar="SEQ", help="draw from this seq on")
+    parser.add_argument("--to", dest="last", type=_seq, metavar="SEQ", help="draw up to this seq (inclusive)")
+    parser.add_argument("--turns", type=_turns, default=DEFAULT_TURNS, metavar="N",
+                        help=f"without --from/--to, draw the last N turns (default {DEFAULT_TURNS})")
+    parser.add_argument("--format", choices=("html", "svg"), default="html",
+                        help="html: the page (default); svg: the picture alone")
+    parser.set_defaults(func=run)

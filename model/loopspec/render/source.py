@@ -1,0 +1,138 @@
+"""Reading a log for a picture: every line counted, only what the folds read turned into events.
+
+The inbox fold and the per-message fates read ``agent/inbox/spliced``, ``turn/*`` and
+``user/message`` events; the lifecycle projection reads ``turn/*`` and ``step/*``.  In a real log
+almost every other line is a streamed model chunk.  :class:`FoldLines` reads the file in large
+blocks and finds, with one regular expression per block, the lines a fold may read: those whose
+first key shows a folded type (``{"type":"turn/start",...`` as the real writer lays lines out),
+and every line that does not start that way (it has to be parsed to know its type).  The others
+are only counted: reading a type off a line's first key is a reading shortcut, not a check
+(``loopspec check`` judges lines).  The window's lines are parsed in full later.
+
+The events given to the folds carry only what the folds read (:func:`fold_event`): a
+``user/message``'s id, a boundary's turn and step numbers, a splice's whole data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+from loopspec.check.reader import fast_loads, open_log, strict_loads
+from loopspec.data.errors import InvalidEvent
+from loopspec.data.json_value import Frozen, JsonObject, freeze
+from loopspec.log.events import SPLICED, SessionEvent, check_envelope
+from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
+
+FOLDED = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE})
+"""The event types the folds read (FOLD-4: the inbox fold ignores every other type)."""
+
+BLOCK = 1 << 23
+_TYPES = b"|".join(re.escape(t.encode()) for t in sorted(FOLDED))
+# A line (after its newline) the folds may read: a folded type as first key, a first-key type holding
+# an escape (only a parse can decode it), or a line that does not begin with a type at all.
+_FOLD_LINE = re.compile(rb'\n(?:\{"type":"(?:' + _TYPES + rb')"|\{"type":"[^"\\\n]*\\|(?!\{"type":"))[^\n]*')
+
+
+def open_source(path: Path) -> BinaryIO:
+    """The log's bytes (``.gz`` decompressed), as ``loopspec check`` reads them."""
+    return open_log(path)
+
+
+class FoldLines:
+    """The lines a fold may read, as ``(index, byte offset, line)``; counts every line on the way.
+
+    ``total`` is the number of lines once iteration ends; ``offset_of`` the byte offset of line
+    ``find`` (given at construction; -1 for none), which a seq-range window starts at.
+    """
+
+    def __init__(self, stream: BinaryIO, find: int = -1) -> None:
+        self.stream = stream
+        self.find = find
+        self.total = 0
+        self.offset_of = 0
+
+    def __iter__(self) -> Iterator[tuple[int, int, bytes]]:
+        carry, lines, consumed = b"", 0, 0  # the partial last line, lines and bytes before ``carry``
+        while True:
+            block = self.stream.read(BLOCK)
+            buf = b"\n" + carry + block  # a sentinel newline: the first line is found like the others
+            cut = len(buf) - 1 if not block else buf.rfind(b"\n")
+            if not block and not carry:
+                break
+            if not block:
+                buf, cut = buf + b"\n", len(buf)  # the last line has no newline (a torn tail)
+            complete = buf.count(b"\n", 1, cut + 1)
+            if lines <= self.find < lines + complete:
+                self.offset_of = consumed + _nth_newline(buf, self.find - lines)
+            before, last, count = lines, 0, buf.count
+            for at, end in [found.span() for found in _FOLD_LINE.finditer(buf, 0, cut)]:
+                before += count(b"\n", last, at)
+                last = at
+                yield before, consumed + at, buf[at + 1 : end + 1]
+            lines += complete
+            consumed += cut
+            carry = buf[cut + 1 :]
+            if not block:
+                break
+        self.total = lines
+
+
+def _nth_newline(buf: bytes, n: int) -> int:
+    at = 0
+    for _ in range(n):
+        at = buf.index(b"\n", at + 1)
+    return at
+
+
+def parse(line: bytes, index: int) -> object:
+    """One line's JSON value; :class:`InvalidEvent` (LOG-1) naming the line when it is not JSON."""
+    try:
+        return fast_loads(line)
+    except (ValueError, RecursionError):
+        try:  # the standard library under JSON's exact rules says why (no NaN, strict UTF-8)
+            return strict_loads(line)
+        except (ValueError, RecursionError) as err:
+            raise InvalidEvent("LOG-1", f"line {index + 1}: not valid JSON ({err})", index) from None
+
+
+def envelope_type(raw: object, index: int) -> str:
+    """The type of a parsed line after the envelope check (LOG-1); raises :class:`InvalidEvent`."""
+    return check_envelope(raw, index)
+
+
+def _field(data: object, key: str) -> tuple[tuple[str, Frozen], ...]:
+    if not isinstance(data, dict) or key not in data:
+        return ()
+    try:
+        return ((key, freeze(data[key])),)
+    except RecursionError:
+        raise InvalidEvent("LOG-1", f"'{key}' is nested too deeply") from None
+
+
+def _frozen(data: object, index: int) -> Frozen:
+    try:
+        return freeze(data)
+    except RecursionError:  # freezing recurses per nesting level; a bad log must not crash the reader
+        raise InvalidEvent("LOG-1", "'data' is nested too deeply", index) from None
+
+
+def fold_event(raw: object, etype: str, index: int) -> SessionEvent:
+    """The event the folds read for a line of a type in :data:`FOLDED` whose envelope was checked.
+
+    Its ``seq`` must be the line's index (LOG-2), or the seqs the folds report would not name the
+    lines the picture draws.
+    """
+    assert isinstance(raw, dict)  # check_envelope has accepted it
+    if raw["seq"] != index:
+        raise InvalidEvent("LOG-2", f"seq {raw['seq']} on line {index + 1}; seq must be the line's index", index)
+    data = raw["data"]
+    if etype == SPLICED:  # the fold reads all of it: the inserted messages are kept whole (DATA-2)
+        return SessionEvent(etype, index, raw["time"], _frozen(data, index))
+    if etype == USER_MESSAGE:
+        mid = data.get("id") if isinstance(data, dict) else None
+        return SessionEvent(etype, index, raw["time"], JsonObject((("id", mid if isinstance(mid, str) else ""),)))
+    # turn/* and step/*: the projection and the fates read the numbers only.
+    return SessionEvent(etype, index, raw["time"], JsonObject(_field(data, "turn") + _field(data, "step")))

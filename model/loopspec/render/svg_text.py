@@ -1,0 +1,49 @@
+"""Writing SVG as text: escaping, elements, and the ``<title>`` tooltip every mark carries.
+
+Text from a log may hold anything; characters XML cannot carry (control characters, lone
+surrogates) are written as ``\\uXXXX`` so both the standalone ``.svg`` files and the HTML page
+stay well-formed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def text(value: str) -> str:
+    """``value`` escaped for XML text and attribute values."""
+    return html.escape(_NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", value), quote=True)
+
+
+def num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def attrs(**values: object) -> str:
+    """XML attributes; ``class_`` is ``class``, ``data_x`` is ``data-x``; None values are left out."""
+    parts = []
+    for key, value in values.items():
+        if value is None:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        shown = num(value) if isinstance(value, float) else str(value)
+        parts.append(f'{name}="{text(shown)}"')
+    return " ".join(parts)
+
+
+def element(tag: str, body: str = "", **values: object) -> str:
+    inner = attrs(**values)
+    opening = f"<{tag} {inner}" if inner else f"<{tag}"
+    return f"{opening}>{body}</{tag}>" if body else f"{opening}/>"
+
+
+def label(x: float, y: float, content: str, **values: object) -> str:
+    return element("text", text(content), x=float(x), y=float(y), **values)
+
+
+def mark(tooltip: str, body: str, **values: object) -> str:
+    """A group with its tooltip first: hovering any part of ``body`` shows ``tooltip``."""
+    return element("g", f"<title>{text(tooltip)}</title>{body}", **values)

@@ -1,0 +1,1 @@
+"""Tests of loopspec.render: the timeline values, the drawing, the page, the browser."""
