@@ -68,6 +68,8 @@ answers: dict[str, st.SearchStrategy[cmd.Command]] = {
         st.sampled_from((cmd.StepResult("stop"), cmd.StepResult("max-tokens"), cmd.StepResult("fail"),
                          cmd.StepResult("request-error", retry=True), cmd.StepResult("request-error"))),
         st.builds(cmd.StepResult, st.just("tool-calls"), st.lists(messages, max_size=1).map(tuple), st.booleans()),
+        st.builds(cmd.StepResult, st.just("tool-call"), started=st.booleans()),
+        st.sampled_from((cmd.StepResult("tool-start"), cmd.StepResult("tool-result"))),
     ),
     STOPPING: st.builds(cmd.TurnStopping, st.lists(st.builds(cmd.Send, messages, st.just(NS), st.booleans()),
                                                    max_size=1).map(tuple)),

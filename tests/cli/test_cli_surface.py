@@ -118,6 +118,7 @@ def test_an_internal_error_in_worker_processes_prints_no_traceback() -> None:
         "def broken(path, options=None, live=None):\n"
         "    raise RuntimeError('worker broke on ' + str(path))\n"
         "parallel.check_file = broken\n"
+        "parallel.MIN_PARALLEL_BYTES = 0  # fork for these small logs\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )
     done = subprocess.run([sys.executable, "-c", program, "check", "--jobs", "2", str(REAL_TRACES)],

@@ -64,6 +64,8 @@ results = st.one_of(
         (cmd.StepResult("request-error", error="rate limited", code="RATE_LIMITED"), cmd.StepResult("fail", error="x"))
     ),
     st.builds(cmd.StepResult, st.just("tool-calls"), st.lists(messages, max_size=2).map(tuple), st.booleans()),
+    st.builds(cmd.StepResult, st.just("tool-call"), started=st.booleans()),  # a crash point inside the step
+    st.sampled_from((cmd.StepResult("tool-start"), cmd.StepResult("tool-result"))),
 )
 steering = st.builds(cmd.Send, messages, st.just(NS), st.booleans()).map(lambda send: (send,))
 stoppings = st.builds(cmd.TurnStopping, actions)

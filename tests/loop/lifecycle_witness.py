@@ -68,6 +68,35 @@ def error_end(turn: int, message: str, code: str = "UNKNOWN") -> Shape:
     return turn_end(turn, {"kind": "error", "error": {"message": message, "code": code}})
 
 
+def announcement(turn: int, step: int, call: str) -> Shape:
+    """The model's answer announcing one tool call (spec/command-language.md, ``tool-call``)."""
+    block: Thawed = {"type": "tool-call", "id": call, "name": "tool", "arguments": "{}"}
+    message: Thawed = {"id": f"assistant-{call}", "role": "assistant", "content": [block], "source": {"kind": "model"}}
+    return ("assistant/message", {"turn": turn, "step": step, "message": message})
+
+
+def tool_call(turn: int, step: int, call: str) -> Shape:
+    return ("tool/call", {"turn": turn, "step": step, "callId": call, "name": "tool", "arguments": "{}"})
+
+
+def _tool_message(mid: str, call: str, text: str, error: bool) -> dict[str, Thawed]:
+    text_block: Thawed = {"type": "text", "text": text}
+    block: Thawed = {"type": "tool-result", "toolCallId": call, "content": [text_block], "isError": error}
+    return {"id": mid, "role": "user", "source": {"kind": "tool", "callId": call}, "content": [block]}
+
+
+def tool_result(turn: int, step: int, call: str) -> Shape:
+    return ("tool/result", {"turn": turn, "step": step, "message": _tool_message(f"tool-result-{call}", call, "done",
+                                                                               False)})
+
+
+def synthetic_result(turn: int, step: int | None, call: str, started: bool, seq: int) -> Shape:
+    """REPAIR-1: crash repair's error result for a call nothing answered."""
+    code = "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED"
+    message = _tool_message(f"interrupted-tool-result-{call}-{seq}", call, f"{code}: the session was interrupted", True)
+    return ("tool/result", {"turn": turn, "step": step, "message": message, "code": code})
+
+
 def claim_record(target: InboxTarget, count: int) -> Shape:
     return (SPLICED, {"target": target.value, "start": 0, "removedCount": count, "inserted": []})
 

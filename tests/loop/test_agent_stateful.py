@@ -36,10 +36,14 @@ from loop.lifecycle_witness import (
     Batch,
     LogWitness,
     Shape,
+    announcement,
     claim_record,
     error_end,
     schema_valid,
     shape,
+    synthetic_result,
+    tool_call,
+    tool_result,
     turn_end,
 )
 from loopspec.data.errors import CommandRefused
@@ -189,7 +193,10 @@ class AgentMachine(RuleBasedStateMachine):
         elif isinstance(command, cmd.Restart):
             view, log = before.lifecycle_view(), before.log.events
             closers: list[Shape] = []
-            if view.open_turn is not None:  # REPAIR-1: step/end if a step is open, then turn/end interrupted
+            if view.open_turn is not None:  # REPAIR-1: tool results owed, step/end if a step is open, turn/end
+                calls = before.running.calls if before.running is not None and view.open_step is not None else ()
+                closers += [synthetic_result(view.open_turn, view.open_step, call, started, len(log) + i)
+                            for i, (call, started) in enumerate(calls)]
                 closers += [(STEP_END, {"turn": view.open_turn, "step": view.open_step})] * (view.open_step is not None)
                 closers.append(turn_end(view.open_turn, {"kind": "interrupted"}))
             seed: list[Shape] = [] if log and not closers and log[-1].type == END_SEED else [(END_SEED, {})]
@@ -255,6 +262,24 @@ class AgentMachine(RuleBasedStateMachine):
         if command.kind == "request-error" and command.retry:
             assert (got, after.phase) == ([], STEPPING)  # RESULT-3: retried inside the same step
             return
+        if command.kind == "tool-call":  # a point inside the step: the call is announced, maybe started
+            call = f"call-{run.turn}.{run.step}.{run.announced + 1}"
+            assert got == [announcement(run.turn, run.step, call)] + [tool_call(run.turn, run.step, call)] * (
+                command.started
+            )
+            assert after.phase == STEPPING
+            return
+        if command.kind == "tool-start":  # the oldest announced call not started yet starts
+            waiting = [call for call, started in run.calls if not started][:1]
+            assert (got, after.phase) == ([tool_call(run.turn, run.step, c) for c in waiting], STEPPING)
+            return
+        if command.kind == "tool-result":  # the oldest pending call is answered (started first if it was not)
+            expected: list[Shape] = []
+            for call, started in run.calls[:1]:
+                expected += [tool_call(run.turn, run.step, call)] * (not started)
+                expected.append(tool_result(run.turn, run.step, call))
+            assert (got, after.phase) == (expected, STEPPING)
+            return
         if command.kind in ("fail", "request-error"):
             assert got == [step_end, error_end(run.turn, command.error, command.code)]  # RESULT-3
             return
@@ -271,6 +296,8 @@ class AgentMachine(RuleBasedStateMachine):
         if refusal is not None:
             assert got == [*head, step_end, error_end(run.turn, refusal)]
             return
+        for call, started in run.calls:  # the step's tools finish: each pending call is answered (LOG-4)
+            head += [tool_call(run.turn, run.step, call)] * (not started) + [tool_result(run.turn, run.step, call)]
         ends = {"stop": "completed", "max-tokens": "max-tokens"}.get(command.kind)
         ends = "max-tokens" if self.ends == "max-tokens" else ends or ("completed" if command.conclude else None)
         head.append(step_end)

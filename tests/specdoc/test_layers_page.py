@@ -30,7 +30,7 @@ def test_picture_draws_every_layer_of_the_contract_in_order() -> None:
         assert f'["loopspec.{name}' in block, name
     assert "pkg_loop --> pkg_inbox" in block
     assert "pkg_cli --> pkg_specdoc" in block  # the docs draw the scenarios with loopspec.render
-    assert "pkg_check --> pkg_loop" in block
+    assert "pkg_check & pkg_statespace --> pkg_loop" in block
 
 
 def test_siblings_that_may_import_each_other_are_joined() -> None:

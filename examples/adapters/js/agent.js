@@ -77,7 +77,7 @@ class Agent {
     const turn = this.lastTurn + 1; // TURN-1
     this.session.append('turn/start', { turn });
     this.lastTurn = turn;
-    this.run = { turn, step: 0, stepOpen: false, aborted: false, abort: null, wakeRequested: false, turnEnds: null, batch: [] };
+    this.run = { turn, step: 0, stepOpen: false, aborted: false, abort: null, wakeRequested: false, turnEnds: null, batch: [], calls: [], announced: 0 };
     this.boundary(NEXT_TURN); // TURN-4
   }
 
@@ -125,6 +125,9 @@ class Agent {
       return this.endTurn({ kind: 'aborted', reason: run.abort }); // CANCEL-3
     }
     if (result.kind === 'request-error' && result.retry) return undefined; // RESULT-3: same step
+    if (result.kind === 'tool-call') return this.callTool(result.started); // a point inside the step
+    if (result.kind === 'tool-start') return this.startCall(); // an announced call's tool starts
+    if (result.kind === 'tool-result') return this.answerCalls(1); // one tool finished, the step goes on
     if (result.kind === 'fail' || result.kind === 'request-error') {
       this.closeStep();
       return this.fail(result.error, result.code);
@@ -145,6 +148,7 @@ class Agent {
       if (result.conclude) stepEnd = 'completed';
     }
     run.turnEnds = run.turnEnds === 'max-tokens' ? 'max-tokens' : stepEnd; // RESULT-1: sticky
+    this.answerCalls();
     this.closeStep();
     if (run.turnEnds && this.inbox.nextStep.length === 0) {
       this.phase = STOPPING; // RESULT-4
@@ -174,10 +178,50 @@ class Agent {
     return this.boundary(NEXT_STEP); // RESULT-4: steered or injected input extends the turn
   }
 
+  // The model's answer announced a tool call (assistant/message); with `started` its tool began.
+  callTool(started) {
+    const run = this.run;
+    run.announced += 1; // numbered over the whole step, answered or not
+    const id = `call-${run.turn}.${run.step}.${run.announced}`;
+    const block = { type: 'tool-call', id, name: 'tool', arguments: '{}' };
+    const message = { id: `assistant-${id}`, role: 'assistant', content: [block], source: { kind: 'model' } };
+    this.session.append('assistant/message', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append' });
+    if (started) this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' });
+    run.calls.push({ id, started });
+    return undefined;
+  }
+
+  // The oldest announced call whose tool had not started starts.
+  startCall() {
+    const run = this.run;
+    const waiting = run.calls.find((c) => !c.started);
+    if (waiting === undefined) return undefined;
+    this.session.append('tool/call', { turn: run.turn, step: run.step, callId: waiting.id, name: 'tool', arguments: '{}' });
+    waiting.started = true;
+    return undefined;
+  }
+
+  // Tools finished (the oldest `count` pending calls; all by default): start any call that had not,
+  // then answer each (LOG-4).
+  answerCalls(count = Infinity) {
+    const run = this.run;
+    const done = run.calls.slice(0, count);
+    for (const { id, started } of done) {
+      if (!started) this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' });
+      const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text: 'done' }], isError: false }];
+      const message = { id: `tool-result-${id}`, role: 'user', source: { kind: 'tool', callId: id }, content };
+      this.session.append('tool/result', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append' });
+    }
+    run.calls = run.calls.slice(done.length);
+    return undefined;
+  }
+
   closeStep() {
     const run = this.run;
     this.session.append('step/end', { turn: run.turn, step: run.step }); // STEP-2
     run.stepOpen = false;
+    run.calls = [];
+    run.announced = 0;
   }
 
   fail(message, code) {
@@ -205,16 +249,31 @@ class Agent {
     const events = this.session.events;
     let openTurn = null;
     let openStep = null;
+    let pending = new Map(); // call id -> its tool started (a tool/call was written)
     for (const e of events) {
-      if (e.type === 'turn/start') [openTurn, openStep] = [e.data.turn, null];
-      else if (e.type === 'turn/end') [openTurn, openStep] = [null, null];
-      else if (e.type === 'step/start') openStep = e.data.step;
-      else if (e.type === 'step/end') openStep = null;
+      if (e.type === 'turn/start') [openTurn, openStep, pending] = [e.data.turn, null, new Map()];
+      else if (e.type === 'turn/end') [openTurn, openStep, pending] = [null, null, new Map()];
+      else if (e.type === 'step/start') [openStep, pending] = [e.data.step, new Map()];
+      else if (e.type === 'step/end') [openStep, pending] = [null, new Map()];
+      else if (e.type === 'assistant/message') {
+        for (const b of e.data.message.content) if (b.type === 'tool-call') pending.set(b.id, false);
+      } else if (e.type === 'tool/call') pending.set(e.data.callId, true);
+      else if (e.type === 'tool/result') pending.delete(e.data.message.source.callId);
       if (e.type === 'turn/start') this.lastTurn = e.data.turn;
     }
     if (openTurn !== null) {
-      // This implementation writes no tool events, so no synthetic tool/result is ever owed.
       const time = this.session.lastTime; // REPAIR-3
+      // REPAIR-1: one synthetic error result per announced or started call nothing answered.
+      for (const [callId, started] of pending) {
+        const code = started ? 'TOOL_OUTCOME_UNKNOWN' : 'TOOL_NOT_STARTED';
+        const seq = this.session.nextSeq;
+        const text = `${code}: the session was interrupted`;
+        const message = {
+          id: `interrupted-tool-result-${callId}-${seq}`, role: 'user', source: { kind: 'tool', callId },
+          content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError: true }],
+        };
+        this.session.appendAt('tool/result', { turn: openTurn, step: openStep, message, code }, time, { surfaceOp: 'append' });
+      }
       if (openStep !== null) this.session.appendAt('step/end', { turn: openTurn, step: openStep }, time);
       this.session.appendAt('turn/end', { turn: openTurn, reason: { kind: 'interrupted' } }, time);
     }

@@ -6,7 +6,7 @@ class BadRequest extends Error {}
 
 const TARGETS = ['next-turn', 'next-step'];
 const JS_NUMBER_STRINGS = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity, '-0': -0 };
-const STEP_KINDS = ['stop', 'max-tokens', 'tool-calls', 'request-error', 'fail'];
+const STEP_KINDS = ['stop', 'max-tokens', 'tool-calls', 'tool-call', 'tool-start', 'tool-result', 'request-error', 'fail'];
 
 function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -165,7 +165,7 @@ function command(c) {
       fields(c, 'decide', ['op'], ['listeners']);
       return { op: 'decide', listeners: array(c.listeners ?? [], 'decide.listeners', listener) };
     case 'step-result': {
-      fields(c, 'step-result', ['op', 'kind'], ['context', 'conclude', 'retry', 'error', 'code']);
+      fields(c, 'step-result', ['op', 'kind'], ['context', 'conclude', 'retry', 'error', 'code', 'started']);
       if (!STEP_KINDS.includes(c.kind)) throw new BadRequest(`step-result: unknown kind ${JSON.stringify(c.kind)}`);
       return {
         op: 'step-result',
@@ -175,6 +175,7 @@ function command(c) {
         retry: bool(c.retry ?? false, 'step-result.retry'),
         error: str(c.error ?? 'step failed', 'step-result.error'),
         code: str(c.code ?? 'UNKNOWN', 'step-result.code'),
+        started: bool(c.started ?? true, 'step-result.started'),
       };
     }
     case 'turn-stopping': {

@@ -66,9 +66,9 @@ class Session {
   }
 
   // Crash-repair closers carry the time of the last real event (REPAIR-3), not a new tick.
-  appendAt(type, data, time) {
+  appendAt(type, data, time, extra = {}) {
     checkLossless(data, 'data');
-    const event = snapshot({ type, seq: this.events.length, time, data });
+    const event = snapshot({ type, seq: this.events.length, time, data, ...extra });
     this.events.push(event);
     if (this.onAppend) this.onAppend(event);
     return event;

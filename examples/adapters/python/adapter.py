@@ -131,15 +131,13 @@ class Implementation:
         if agent is None:
             return len(self.session.events), self.session.clock, lists
         return (len(self.session.events), self.session.clock, lists, agent.phase, agent.last_turn,
-                copy.copy(agent.turn), agent.turn and list(agent.turn.batch))
+                copy.deepcopy(agent.turn))
 
     def restore(self, saved: tuple[object, ...]) -> None:
         count, self.session.clock, self.inbox.lists = saved[0], saved[1], saved[2]  # type: ignore[assignment]
         del self.session.events[count:]  # type: ignore[misc]
         if len(saved) > 3:
             self.agent.phase, self.agent.last_turn, self.agent.turn = saved[3], saved[4], saved[5]  # type: ignore[assignment]
-            if self.agent.turn is not None:
-                self.agent.turn.batch = saved[6]  # type: ignore[assignment]
 
     def observe(self, c: dict) -> dict:
         self.trace = []

@@ -32,6 +32,8 @@ class Turn:
         self.wake_latched = False  # CANCEL-4
         self.ends: str | None = None  # the end reason the steps set so far (RESULT-1)
         self.batch: list[dict] = []  # the boundary's claimed batch
+        self.calls: list[list] = []  # the open step's pending tool calls: [call id, started]
+        self.announced = 0  # tool calls the open step announced, answered or not
 
 
 class Agent:
@@ -111,7 +113,7 @@ class Agent:
         if not entered and turn.step == 0:
             return self.end_turn({"kind": "completed"})  # DECIDE-6, first boundary
         turn.step += 1
-        turn.batch = []
+        turn.batch, turn.calls, turn.announced = [], [], 0
         self.session.append("step/start", {"turn": turn.number, "step": turn.step})  # DECIDE-8
         for m in entered:
             self.session.append("user/message", m, surface_op="append")  # LOG-7
@@ -126,6 +128,8 @@ class Agent:
         kind = result["kind"]
         if kind == "request-error" and result["retry"]:
             return None  # RESULT-3: the same step goes on
+        if kind in ("tool-call", "tool-start", "tool-result"):
+            return self.tool_point(turn, kind, result["started"])  # points inside the open step
         if kind in ("fail", "request-error"):
             self.close_step()
             return self.fail(result["error"], result["code"])
@@ -140,11 +144,45 @@ class Agent:
         if kind == "tool-calls" and result["conclude"]:
             ends = "completed"
         turn.ends = "max-tokens" if turn.ends == "max-tokens" else ends  # RESULT-1: sticky
+        self.answer(turn, turn.calls)  # the step's tools have run: every pending call is answered (LOG-4)
+        turn.calls = []
         self.close_step()
         if turn.ends is not None and not self.inbox.lists[NEXT_STEP]:
             self.phase = STOPPING  # RESULT-4
             return None
         return self.boundary(NEXT_STEP)
+
+    def tool_point(self, turn: Turn, kind: str, started: bool) -> None:
+        """tool-call / tool-start / tool-result: a point inside the step (RESULT-2); it stays open."""
+        if kind == "tool-call":
+            turn.announced += 1
+            call = f"call-{turn.number}.{turn.step}.{turn.announced}"
+            block = {"type": "tool-call", "id": call, "name": "tool", "arguments": "{}"}
+            message = {"id": f"assistant-{call}", "role": "assistant", "content": [block], "source": {"kind": "model"}}
+            self.session.append("assistant/message", {"turn": turn.number, "step": turn.step, "message": message},
+                                surface_op="append")
+            if started:
+                self.session.append("tool/call", _tool_call(turn, call))
+            turn.calls.append([call, started])
+        elif kind == "tool-start":
+            waiting = next((c for c in turn.calls if not c[1]), None)  # the oldest not started
+            if waiting is not None:
+                self.session.append("tool/call", _tool_call(turn, waiting[0]))
+                waiting[1] = True
+        elif turn.calls:  # tool-result: the oldest pending call's tool finished
+            self.answer(turn, turn.calls[:1])
+            turn.calls = turn.calls[1:]
+
+    def answer(self, turn: Turn, calls: list[list]) -> None:
+        for call, started in calls:
+            if not started:
+                self.session.append("tool/call", _tool_call(turn, call))
+            content = [{"type": "tool-result", "toolCallId": call, "content": [{"type": "text", "text": "done"}],
+                        "isError": False}]
+            message = {"id": f"tool-result-{call}", "role": "user", "source": {"kind": "tool", "callId": call},
+                       "content": content}
+            self.session.append("tool/result", {"turn": turn.number, "step": turn.step, "message": message},
+                                surface_op="append")
 
     def turn_stopping(self, run_actions: Callable[[], str | None], raises: str | None) -> None:
         turn = self.expect("turn-stopping")
@@ -193,19 +231,35 @@ class Agent:
         """A new process loads the log: close the open turn, mark the seed, fold the inbox."""
         events = self.session.events
         open_turn = open_step = None
+        pending: dict[str, bool] = {}  # call id -> its tool started (REPAIR-1)
         for e in events:
-            if e["type"] == "turn/start":
-                open_turn, open_step, self.last_turn = e["data"]["turn"], None, e["data"]["turn"]
-            elif e["type"] == "turn/end":
-                open_turn = open_step = None
-            elif e["type"] == "step/start":
-                open_step = e["data"]["step"]
-            elif e["type"] == "step/end":
-                open_step = None
+            kind, data = e["type"], e["data"]
+            if kind == "turn/start":
+                open_turn, open_step, self.last_turn, pending = data["turn"], None, data["turn"], {}
+            elif kind == "turn/end":
+                open_turn, open_step, pending = None, None, {}
+            elif kind == "step/start":
+                open_step, pending = data["step"], {}
+            elif kind == "step/end":
+                open_step, pending = None, {}
+            elif kind == "assistant/message":
+                pending.update({b["id"]: False for b in data["message"]["content"] if b.get("type") == "tool-call"})
+            elif kind == "tool/call":
+                pending[data["callId"]] = True
+            elif kind == "tool/result":
+                pending.pop(data["message"]["source"].get("callId"), None)
         if events:
             self.session.clock = max(self.session.clock, max(e["time"] for e in events))
         if open_turn is not None:
             time = events[-1]["time"]  # REPAIR-3: the closers carry the last event's time
+            for call, started in pending.items():  # REPAIR-1: a synthetic error result per pending call
+                code = "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED"
+                result = {"type": "tool-result", "toolCallId": call, "isError": True,
+                          "content": [{"type": "text", "text": f"{code}: the session was interrupted"}]}
+                message = {"id": f"interrupted-tool-result-{call}-{len(events)}", "role": "user",
+                           "source": {"kind": "tool", "callId": call}, "content": [result]}
+                self.session.append("tool/result", {"turn": open_turn, "step": open_step, "message": message,
+                                                    "code": code}, surface_op="append", time=time)
             if open_step is not None:
                 self.session.append("step/end", {"turn": open_turn, "step": open_step}, time=time)
             self.session.append("turn/end", {"turn": open_turn, "reason": {"kind": "interrupted"}}, time=time)
@@ -213,6 +267,10 @@ class Agent:
             self.session.append("session/end-seed", {})  # REPAIR-2
         self.inbox.fold(self.session.events)  # REPAIR-4, FOLD-5
         self.phase, self.turn = IDLE, None  # a new process starts idle and notifies nothing
+
+
+def _tool_call(turn: Turn, call: str) -> dict:
+    return {"turn": turn.number, "step": turn.step, "callId": call, "name": "tool", "arguments": "{}"}
 
 
 def _disposed(cause: object) -> bool:

@@ -12,7 +12,7 @@ import math
 
 TARGETS = ("next-turn", "next-step")
 SPECIAL = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf, "-0": -0.0}
-STEP_KINDS = ("stop", "max-tokens", "tool-calls", "request-error", "fail")
+STEP_KINDS = ("stop", "max-tokens", "tool-calls", "tool-call", "tool-start", "tool-result", "request-error", "fail")
 ALIASES = {"followup": ("next-turn", True), "steer": ("next-step", True), "inject": ("next-step", False)}
 MAX_SAFE = 2**53 - 1
 
@@ -211,19 +211,22 @@ def command(raw: object) -> dict:
 
 
 def step_result(raw: object) -> dict:
-    o = fields(raw, "step-result", ("op", "kind"), ("context", "conclude", "retry", "error", "code"))
+    o = fields(raw, "step-result", ("op", "kind"), ("context", "conclude", "retry", "error", "code", "started"))
     kind = o["kind"]
     if kind not in STEP_KINDS:
         raise BadRequest(f"step-result.kind: one of {STEP_KINDS}, got {kind!r}")
     where = "step-result"
     out = {"op": where, "kind": kind, "context": messages(o.get("context", []), f"{where}.context"),
            "conclude": flag(o.get("conclude", False), where), "retry": flag(o.get("retry", False), where),
-           "error": text(o.get("error", "step failed"), where), "code": text(o.get("code", "UNKNOWN"), where)}
+           "error": text(o.get("error", "step failed"), where), "code": text(o.get("code", "UNKNOWN"), where),
+           "started": flag(o.get("started", True), where)}
     # Each field belongs to one kind of result (command-language.md).
     if (out["context"] or out["conclude"]) and kind != "tool-calls":
         raise BadRequest("step-result: context and conclude belong to a tool-calls result")
     if out["retry"] and kind != "request-error":
         raise BadRequest("step-result: retry belongs to a request-error result")
+    if not out["started"] and kind != "tool-call":
+        raise BadRequest("step-result: started: false belongs to a tool-call")
     return out
 
 

@@ -11,14 +11,14 @@ drives both over random logs and mutations and requires identical verdicts.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.json_value import freeze
-from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget
-from loopspec.inbox.fold import apply
 from loopspec.inbox.lane import Lane
-from loopspec.log.events import MAX_SAFE_INTEGER, SPLICED, InboxSpliced, SessionEvent, is_safe_integer
+from loopspec.log.events import MAX_SAFE_INTEGER, is_safe_integer
+
+if TYPE_CHECKING:
+    from loopspec.data.messages import InboxState
 
 NEXT_TURN = "next-turn"
 NEXT_STEP = "next-step"
@@ -181,19 +181,32 @@ class LeanInbox:
 
 
 class ModelInbox:
-    """The same interface over the normative fold (:func:`loopspec.inbox.fold.apply`), for cross-checking."""
+    """The same interface over the normative fold (:func:`loopspec.inbox.fold.apply`), for cross-checking.
+
+    The model is imported when one is made: ``loopspec check`` itself never folds through it.
+    """
 
     def __init__(self) -> None:
+        from loopspec.data.messages import EMPTY_INBOX
+
         self.state: InboxState = EMPTY_INBOX
         self.planned: InboxState = EMPTY_INBOX
 
     def length(self, target: str) -> int:
+        from loopspec.data.messages import InboxTarget
+
         return len(self.state.lane(InboxTarget(target)))
 
     def ids(self, target: str) -> list[str]:
+        from loopspec.data.messages import InboxTarget
+
         return [m.id.value for m in self.state.lane(InboxTarget(target))]
 
     def splice(self, data: object, seq: int) -> SpliceEffect:
+        from loopspec.data.json_value import freeze
+        from loopspec.inbox.fold import apply
+        from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+
         frozen = freeze(data)
         new = apply(self.state, SessionEvent(SPLICED, seq, 0, frozen))
         record = InboxSpliced.from_data(frozen, seq)

@@ -165,7 +165,13 @@ def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int
 
 def _check_end_at_phase(st: CheckState, kind: str) -> None:
     first = st.steps_in_turn == 0
-    if st.phase == CLAIM_DUE:
+    if st.phase == CLAIM_DUE and st.claim_batch:
+        # CLAIM-2: one synchronous call writes a claim's records; only a crash (interrupted) cuts it.
+        st.violate("CLAIM-2", f"turn/end {kind} between the records of one claim",
+                   f"The boundary's claim already took {len(st.claim_batch)} message(s) and still owes its "
+                   "next-turn part; a claim writes all its records in one synchronous call, with no abort check "
+                   "or failure in between.")
+    elif st.phase == CLAIM_DUE:
         if kind == "aborted" or (kind == "error" and not first):
             return
         if kind in NORMAL_ENDS and not first:

@@ -50,6 +50,29 @@ LOG_1_WHY = (
 )
 
 
+# LOG-9: the session puts surfaceOp and sourceEventSeqs only on conversation-surface events, and
+# ignorable only on informational plugin records, never on the records of the loop's own types.
+SURFACE_TYPES = frozenset({"user/message", "assistant/message", "tool/result", "system/message"})
+LOG_9_WHY = (
+    "The session writes surfaceOp and sourceEventSeqs only on conversation-surface events (user/message, "
+    "assistant/message, tool/result, system/message) and ignorable only on purely informational plugin records; "
+    "the loop's own records never carry them."
+)
+
+
+def envelope_key_problem(etype: str, raw: dict[str, object]) -> str | None:
+    """LOG-9 for an event of a type the checker owns (foreign types pass through, LOG-6)."""
+    if "ignorable" in raw:
+        return f"{etype} carries ignorable"
+    if etype not in SURFACE_TYPES:
+        extra = [k for k in ("surfaceOp", "sourceEventSeqs") if k in raw]
+        if extra:
+            return f"{etype} carries {' and '.join(extra)}, which only conversation-surface events carry"
+    elif "surfaceOp" in raw and raw["surfaceOp"] != "append" and not isinstance(raw["surfaceOp"], dict):
+        return f"{etype} has surfaceOp {raw['surfaceOp']!r}; it is 'append' or a replacement object"
+    return None
+
+
 def _well_formed(raw: dict[str, object]) -> bool:
     """The common case of :func:`envelope_problem` returning None, decided fast."""
     seq, time = raw.get("seq"), raw.get("time")
@@ -141,6 +164,8 @@ class LogChecker(CheckState):
                     self._after_repair(etype)
                 handler = HANDLERS.get(etype)
                 if handler is not None:
+                    if len(obj) > 4:
+                        self._envelope_keys(etype, obj)
                     handler(self, obj, data, seq)
                     if etype not in NOT_CONTEXT:
                         self.context.append((line, obj))
@@ -179,11 +204,17 @@ class LogChecker(CheckState):
             self._after_repair(etype)
         handler = HANDLERS.get(etype)
         if handler is not None:
+            self._envelope_keys(etype, obj)
             handler(self, obj, obj["data"], seq)
             if etype not in NOT_CONTEXT:
                 self.context.append((line, obj))
         self.after_end_seed = etype == END_SEED
         self.prev_time = time  # type: ignore[assignment]
+
+    def _envelope_keys(self, etype: str, obj: dict[str, object]) -> None:
+        problem = envelope_key_problem(etype, obj)
+        if problem is not None:
+            self.violate("LOG-9", problem, LOG_9_WHY)
 
     def bad_line(self, problem: LineProblem, line: int) -> None:
         """A line that is no JSON value: LOG-1, or a torn tail (LOG-5) unless it is allowed."""

@@ -10,23 +10,27 @@ from __future__ import annotations
 import json
 import re
 import textwrap
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import attrs
 
 from loopspec.check.manifest import Expectation
 from loopspec.check.verdict import LogResult, Violation
-from loopspec.rules.catalogue import Rule, SpecFormatError, load_spec
-from loopspec.rules.shipped import SpecMissing, package_version, spec_digest
+
+if TYPE_CHECKING:  # the spec and the XML writer are loaded when a report needs them (start-up time)
+    import xml.etree.ElementTree as ET
+
+    from loopspec.rules.catalogue import Rule
 
 # Characters XML 1.0 cannot carry (control characters, lone surrogates) may come from garbage input.
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Compiled on first use (by re's cache): building this class costs start-up time.
+_NOT_XML = "[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 
 
 def _xml(text: str) -> str:
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub(_NOT_XML, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 @attrs.frozen
@@ -39,6 +43,9 @@ class ToolInfo:
 
     @classmethod
     def current(cls) -> ToolInfo:
+        from loopspec.rules.catalogue import SpecFormatError, load_spec
+        from loopspec.rules.shipped import SpecMissing, package_version, spec_digest
+
         try:
             return cls(package_version(), spec_digest(), load_spec().rules)
         except (SpecMissing, SpecFormatError) as err:  # a report is still worth having without the spec
@@ -141,6 +148,8 @@ def render_json(results: Sequence[LogResult], summary: Summary, tool: ToolInfo |
 
 
 def render_junit(results: Sequence[LogResult], summary: Summary, tool: ToolInfo | None = None) -> str:
+    import xml.etree.ElementTree as ET
+
     failures = sum(1 for r in results if r.status == "invalid")
     attrs_common = {
         "name": "loopspec check",
@@ -165,6 +174,8 @@ def render_junit(results: Sequence[LogResult], summary: Summary, tool: ToolInfo 
 
 
 def _junit_properties(suite: ET.Element, tool: ToolInfo | None) -> None:
+    import xml.etree.ElementTree as ET
+
     if tool is not None:
         props = ET.SubElement(suite, "properties")
         for name, value in (("loopspec.version", tool.version), ("loopspec.spec_digest", tool.spec_digest)):
@@ -180,7 +191,9 @@ FORMATS: Mapping[str, Callable[[Sequence[LogResult], Summary, bool, ToolInfo | N
 
 
 def render(fmt: str, results: Sequence[LogResult], summary: Summary, quiet: bool = False) -> str:
-    return FORMATS.get(fmt, render_text)(results, summary, quiet, ToolInfo.current())
+    # A text report of valid logs cites no rule: reading the spec would only cost start-up time.
+    tool = ToolInfo.current() if fmt != "text" or any(r.violations for r in results) else None
+    return FORMATS.get(fmt, render_text)(results, summary, quiet, tool)
 
 
 ManifestOutcome = tuple[Expectation, LogResult, str | None]
@@ -193,6 +206,8 @@ def _expected(e: Expectation) -> str:
 def render_manifest(fmt: str, manifest: str, outcomes: Sequence[ManifestOutcome], summary: Summary,
                     quiet: bool = False) -> str:
     """The manifest run (``check --manifest``): per example its expected verdict and whether it got it."""
+    import xml.etree.ElementTree as ET
+
     tool = ToolInfo.current()
     bad = sum(1 for *_, mismatch in outcomes if mismatch is not None)
     if fmt == "json":

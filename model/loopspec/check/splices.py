@@ -59,6 +59,12 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
+    if st.chain:
+        st.violate("CHAIN-1", f"a public edit at seq {seq} between a turn end that chains and the next turn/start",
+                   "A turn that ends normally after a step with input pending starts the next turn at once, in the "
+                   "same synchronous run of the driver: nothing is written between its turn/end and the next "
+                   "turn/start except by a crash (crash repair's end-seed).")
+        st.chain = False
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = "turn/start" if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import open_step
 from loopspec.check.state import CheckState
+from loopspec.check.step_calls import LOG_10_WHY
 
 SYNTHETIC_RESULT = "interrupted-tool-result-"  # REPAIR-1: ids of crash repair's tool results
 
@@ -78,7 +79,13 @@ def on_user_message(st: CheckState, event: dict[str, object], data: object, seq:
 
 
 def on_system_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    _names_open_step(st, "system/message", data)  # VARIANT-1: may precede user/message (v0.1.5)
+    if not _names_open_step(st, "system/message", data):
+        return
+    if st.entered and not st.model_started:  # VARIANT-1: v0.1.5 commits system messages before the entries
+        st.violate("VARIANT-1", f"system/message after the user/message(s) of step {st.turn}.{st.step}, before its "
+                   "model call", "v0.1.1 writes no system/message and appends the entered messages right after "
+                   "step/start; v0.1.5 commits the system messages first and then the entered ones. No version "
+                   "writes a system/message between a step's entries and its model call.")
 
 
 def on_request(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -103,7 +110,10 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
             block["id"] for block in (content if isinstance(content, list) else ())
             if isinstance(block, dict) and block.get("type") == "tool-call" and isinstance(block.get("id"), str)
         )
-        st.announced.update(calls)
+        for call in calls:
+            if call in st.announced:  # LOG-10: one announcement per call
+                st.violate("LOG-10", f"assistant/message announces call {call!r} again", LOG_10_WHY)
+            st.announced.add(call)
         st.answer_calls = calls  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
 
 
@@ -112,7 +122,12 @@ def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: in
         return
     _model_side(st, "tool/call")
     call = data.get("callId") if isinstance(data, dict) else None
-    if isinstance(call, str):
+    if not isinstance(call, str):
+        st.violate("LOG-10", f"tool/call names no call: callId {call!r}", LOG_10_WHY)
+    else:
+        if call not in st.announced or call in st.calls:  # LOG-10: a call starts once, after its announcement
+            what = "again" if call in st.calls else "though no assistant/message of the step announced it"
+            st.violate("LOG-10", f"tool/call starts call {call!r} {what}", LOG_10_WHY)
         st.calls.add(call)
 
 
@@ -162,3 +177,6 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")
+    st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
+    st.announced.difference_update(ids)
+

@@ -17,7 +17,19 @@ import textwrap
 from collections.abc import Sequence
 
 SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors",
-               "loopspec.cli.reproduce", "loopspec.cli.render")
+               "loopspec.cli.reproduce", "loopspec.cli.render",
+               "loopspec.cli.explore")
+# Which module registers a command, so ``loopspec check`` imports the checker and nothing else
+# (start-up time: the vectors import Hypothesis).  A command missing here still works: the
+# parser is then built from every module (tests/cli/test_startup.py checks this table).
+COMMAND_MODULES = {
+    "check": "loopspec.cli.check",
+    "replay": "loopspec.cli.replay",
+    "docs": "loopspec.cli.docs",
+    "reproduce": "loopspec.cli.reproduce",
+    "render": "loopspec.cli.render",
+    "explore": "loopspec.cli.explore",
+}
 INTERNAL_ERROR = 3
 EXIT_CODES = """\
 exit codes (every subcommand):
@@ -93,7 +105,9 @@ def version_text() -> str:
             f"adapter protocol: {PROTOCOL}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command`` (a key of :data:`COMMAND_MODULES`) only that
+    subcommand is registered, so only its module is imported."""
     parser = Parser(
         prog="loopspec",
         description="The reference model of the durable agent inbox and turn/step lifecycle, as an oracle: "
@@ -102,9 +116,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in SUBCOMMANDS:
+    modules = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else SUBCOMMANDS
+    for name in modules:
         importlib.import_module(name).register(subparsers)
     return parser
+
+
+def _named_command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names, when it comes first (options of ``loopspec`` itself come
+    before it and need the full parser: ``--help`` lists every command)."""
+    return argv[0] if argv and argv[0] in COMMAND_MODULES else None
 
 
 def _inputs(args: argparse.Namespace) -> str:
@@ -127,7 +148,8 @@ def _command(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_named_command(words)).parse_args(words)
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:

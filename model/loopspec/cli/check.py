@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.paths:
         print("loopspec check: give log files or directories (or --manifest FILE)", file=sys.stderr)
         return 2
+    if args.exhaustive:
+        return _run_exhaustive(args)
     reads_stdin = [p for p in [*args.paths, args.live] if str(p) == STDIN]
     if len(reads_stdin) > 1:
         print("loopspec check: standard input (-) can be read once only", file=sys.stderr)
@@ -153,6 +155,34 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(r.status == "invalid" for r in results) else 0
 
 
+def _run_exhaustive(args: argparse.Namespace) -> int:
+    """``--exhaustive``: the search judge (a run of the model that writes the log), one verdict per log."""
+    from loopspec.explore.judge import MAX_EVENTS, judge_file
+
+    if args.live is not None:
+        print("loopspec check: --exhaustive judges durable logs only, not --live", file=sys.stderr)
+        return 2
+    files, problems = discover(args.paths)
+    for problem in problems:
+        print(f"loopspec check: {problem}", file=sys.stderr)
+    verdicts = []
+    for path in files:
+        try:
+            verdict = judge_file(path, allow_torn_tail=args.allow_torn_tail)
+        except OSError as err:
+            print(f"{path}: UNUSABLE (cannot read: {err.strerror or err})")
+            verdicts.append("unusable")
+            continue
+        verdicts.append(verdict.status)
+        print(f"{path}: {verdict.status.upper()} ({verdict.reason}; {verdict.states} states searched)")
+        if verdict.status == "valid" and not args.quiet:
+            print(f"  shortest run: {len(verdict.run)} command(s)")
+    print(f"judged {len(files)} log(s) by search (logs of at most {MAX_EVENTS} events)")
+    if problems or any(v in ("unsupported", "unknown", "unusable") for v in verdicts):
+        return 2
+    return 1 if "invalid" in verdicts else 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -191,4 +221,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--manifest", type=Path, metavar="FILE",
                         help="check the example logs a manifest lists against their expected verdicts "
                         "(honours --format and --quiet)")
+    parser.add_argument("--exhaustive", action="store_true",
+                        help="judge small logs by searching the model for a run that writes them (exit 2: outside "
+                        "the judge's scope; see docs/exploration.md)")
     parser.set_defaults(func=run)

@@ -49,7 +49,7 @@ class Decide:
     listeners: tuple[Listener, ...] = ()
 
 
-STEP_KINDS = ("stop", "max-tokens", "tool-calls", "request-error", "fail")
+STEP_KINDS = ("stop", "max-tokens", "tool-calls", "tool-call", "tool-start", "tool-result", "request-error", "fail")
 
 
 @attrs.frozen
@@ -59,6 +59,15 @@ class StepResult:
     * ``stop`` / ``max-tokens`` — a final answer (the latter hit the output ceiling);
     * ``tool-calls`` — tools ran; ``context`` is tool-produced context for next-step, and
       ``conclude`` is true when a tool concluded the turn;
+    * ``tool-call`` — not the step's end but a point inside it: the model's answer announced one
+      more tool call and, when ``started``, its tool began; the step stays open, so a crash here
+      leaves the call unanswered for crash repair (REPAIR-1).  The step's finishing result answers
+      every pending call (RESULT-2);
+    * ``tool-start`` — a point inside the step: the oldest announced call whose tool had not
+      started starts (``tool/call``); none such, nothing written;
+    * ``tool-result`` — also a point inside the step: the oldest pending call's tool finished (it
+      is started first if it had not been) and its ``tool/result`` is written; nothing pending,
+      nothing written;
     * ``request-error`` — the request failed; ``retry`` is the handler's answer;
     * ``fail`` — any other failure inside the step.
     """
@@ -69,6 +78,7 @@ class StepResult:
     retry: bool = False
     error: str = "step failed"
     code: str = "UNKNOWN"
+    started: bool = True
 
     def __attrs_post_init__(self) -> None:
         # Each field belongs to one kind of result; elsewhere it would describe nothing real.
@@ -76,6 +86,8 @@ class StepResult:
             raise ValueError(f"context and conclude belong to a tool-calls result, not {self.kind!r}")
         if self.retry and self.kind != "request-error":
             raise ValueError(f"retry belongs to a request-error result, not {self.kind!r}")
+        if not self.started and self.kind != "tool-call":
+            raise ValueError(f"started belongs to a tool-call result, not {self.kind!r}")
 
 
 @attrs.frozen

@@ -145,7 +145,51 @@ def _enter_messages(work: Work, _: str) -> None:
 
 def _step_end(work: Work, _: str) -> None:
     work.write(rec.step_end(work.run.turn, work.run.step))
-    work.set_run(step_open=False)
+    work.set_run(step_open=False, calls=(), announced=0)
+
+
+def _call_tool(work: Work, _: str) -> None:
+    # RESULT-2: the step's model answer announces a call, and its tool may start; the step stays open.
+    result, run = work.result, work.run
+    assert result is not None
+    call = rec.call_id(run.turn, run.step, run.announced + 1)  # numbered over the whole step, answered or not
+    work.write(rec.tool_announcement(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+    if result.started:
+        work.write(rec.tool_call(run.turn, run.step, call))
+    work.set_run(calls=(*run.calls, (call, result.started)), announced=run.announced + 1)
+
+
+def _answer(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
+    run = work.run
+    for call, started in calls:
+        if not started:
+            work.write(rec.tool_call(run.turn, run.step, call))
+        work.write(rec.tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+
+
+def _start_call(work: Work, _: str) -> None:
+    # An announced call's tool starts: the oldest one not started yet (REPAIR-1 then owes TOOL_OUTCOME_UNKNOWN).
+    run = work.run
+    waiting = [i for i, (_, started) in enumerate(run.calls) if not started]
+    if waiting:
+        call = run.calls[waiting[0]][0]
+        work.write(rec.tool_call(run.turn, run.step, call))
+        calls = list(run.calls)
+        calls[waiting[0]] = (call, True)
+        work.set_run(calls=tuple(calls))
+
+
+def _answer_call(work: Work, _: str) -> None:
+    # One tool finished: the oldest pending call is started (if it had not been) and answered (LOG-4).
+    calls = work.run.calls
+    _answer(work, calls[:1])
+    work.set_run(calls=calls[1:])
+
+
+def _answer_calls(work: Work, _: str) -> None:
+    # A finishing step's tools have run: each pending call is started (if it had not) and answered (LOG-4).
+    _answer(work, work.run.calls)
+    work.set_run(calls=())
 
 
 def _set_turn_ends(work: Work, _: str) -> None:
@@ -197,6 +241,10 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "step-start": _step_start,
     "enter-messages": _enter_messages,
     "step-end": _step_end,
+    "call-tool": _call_tool,
+    "start-call": _start_call,
+    "answer-call": _answer_call,
+    "answer-calls": _answer_calls,
     "set-turn-ends": _set_turn_ends,
     "repair": _repair,
     "end-seed": _end_seed,

@@ -65,6 +65,21 @@ def retry(work: Work) -> bool:
     return work.result is not None and work.result.kind == "request-error" and work.result.retry
 
 
+def tool_call(work: Work) -> bool:
+    """RESULT-2: the model announced a tool call; the step stays open while its tool runs."""
+    return work.result is not None and work.result.kind == "tool-call"
+
+
+def tool_start(work: Work) -> bool:
+    """RESULT-2: an announced call's tool started; the step stays open while it runs."""
+    return work.result is not None and work.result.kind == "tool-start"
+
+
+def tool_result(work: Work) -> bool:
+    """RESULT-2: one of the step's tools finished; the step stays open for the others."""
+    return work.result is not None and work.result.kind == "tool-result"
+
+
 def finished(work: Work) -> bool:
     """A step's result that is neither a retry nor a failure; at turn-stopping, nothing steered in."""
     if work.result is not None:
@@ -106,6 +121,9 @@ GUARDS: Mapping[str, Guard] = MappingProxyType({
     "empty-after-finished": empty_after_finished,
     "enter": enter,
     "retry": retry,
+    "tool-call": tool_call,
+    "tool-start": tool_start,
+    "tool-result": tool_result,
     "failed": raised,
     "finished": finished,
     "extended": extended,

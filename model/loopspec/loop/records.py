@@ -16,6 +16,11 @@ STEP_START = "step/start"
 STEP_END = "step/end"
 USER_MESSAGE = "user/message"
 END_SEED = "session/end-seed"
+ASSISTANT_MESSAGE = "assistant/message"
+TOOL_CALL = "tool/call"
+TOOL_RESULT = "tool/result"
+SURFACE_APPEND = "append"  # the envelope's surfaceOp of conversation-surface events (LOG-1)
+TOOL_NAME = "tool"
 
 # END-1: the reasons the released loop and crash repair write.
 COMPLETED = "completed"
@@ -42,6 +47,39 @@ def step_end(turn: int, step: int) -> Record:
 def user_message(message: UserMessage) -> Record:
     """DECIDE-8: the entered message itself is the event's data."""
     return (USER_MESSAGE, message.body)
+
+
+def call_id(turn: int, step: int, n: int) -> str:
+    """The id of a step's ``n``-th tool call; unique in the session (real ids are opaque strings)."""
+    return f"call-{turn}.{step}.{n}"
+
+
+def tool_announcement(turn: int, step: int, call: str) -> Record:
+    """The model's answer announcing one tool call: an ``assistant/message`` with a tool-call block.
+
+    The shape is the real one (real-behaviour §2.3, recording ``steer_during_tool_call``) minus the
+    streamed chunks the model does not write; crash repair reads the block's ``id`` (REPAIR-1).
+    """
+    block = {"type": "tool-call", "id": call, "name": TOOL_NAME, "arguments": "{}"}
+    message = {"id": f"assistant-{call}", "role": "assistant", "content": [block], "source": {"kind": "model"}}
+    return (ASSISTANT_MESSAGE, freeze({"turn": turn, "step": step, "message": message}))
+
+
+def tool_call(turn: int, step: int, call: str) -> Record:
+    """``tool/call``: the announced call's tool started (REPAIR-1 then owes TOOL_OUTCOME_UNKNOWN)."""
+    return (TOOL_CALL, freeze({"turn": turn, "step": step, "callId": call, "name": TOOL_NAME, "arguments": "{}"}))
+
+
+def tool_result(turn: int, step: int, call: str) -> Record:
+    """``tool/result``: the tool's answer, a user-role message naming the call it answers (LOG-4)."""
+    message = {
+        "id": f"tool-result-{call}",
+        "role": "user",
+        "source": {"kind": "tool", "callId": call},
+        "content": [{"type": "tool-result", "toolCallId": call, "content": [{"type": "text", "text": "done"}],
+                     "isError": False}],
+    }
+    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message}))
 
 
 def turn_end(turn: int, reason: Frozen) -> Record:

@@ -25,6 +25,8 @@ class RunningTurn:
     * ``wake_requested`` — the latch of a waking send that landed after the abort (CANCEL-4);
     * ``turn_ends`` — the reason the last step set (``completed``/``max-tokens``; sticky max-tokens);
     * ``batch`` — the claimed batch awaiting its pre-step decision;
+    * ``calls`` — the open step's tool calls awaiting their ``tool/result``: ``(call id, started)``;
+    * ``announced`` — how many tool calls the open step has announced (the next call's number);
     * ``ended`` / ``normal_exit`` / ``failure`` — what the just-written ``turn/end`` was, read by
       the ``turn-ended`` choice, and the failure an ``error`` end reports.
     """
@@ -36,6 +38,8 @@ class RunningTurn:
     wake_requested: bool = False
     turn_ends: str | None = None
     batch: Messages = ()
+    calls: tuple[tuple[str, bool], ...] = ()
+    announced: int = 0
     ended: str | None = None
     normal_exit: bool = False
     failure: Frozen = None

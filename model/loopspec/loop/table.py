@@ -31,6 +31,9 @@ Where the sources disagree the table follows the decision record (the reasons ar
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
 IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
@@ -92,10 +95,14 @@ TABLE: tuple[Row, ...] = (
     # ---- a step's result ----
     Row(STEPPING, "step-result", "aborted", ("step-end", "end-turn:aborted"), TURN_ENDED, ("CANCEL-3", "STEP-2")),
     Row(STEPPING, "step-result", "retry", (), STEPPING, ("RESULT-3",)),
+    # A point inside the step: the model announced a tool call (and its tool may have started).
+    Row(STEPPING, "step-result", "tool-call", ("call-tool",), STEPPING, ("RESULT-2", "REPAIR-1")),
+    Row(STEPPING, "step-result", "tool-start", ("start-call",), STEPPING, ("RESULT-2", "REPAIR-1")),
+    Row(STEPPING, "step-result", "tool-result", ("answer-call",), STEPPING, ("RESULT-2", "LOG-4")),
     Row(STEPPING, "step-result", "failed", ("step-end", "agent-error", "end-turn:error"), TURN_ENDED,
         ("RESULT-3", "STEP-2", "END-2")),
     # Tool-produced context was already inserted while the step ran (stepping/edit rows, RESULT-2).
-    Row(STEPPING, "step-result", "finished", ("step-end", "set-turn-ends"), BOUNDARY,
+    Row(STEPPING, "step-result", "finished", ("answer-calls", "step-end", "set-turn-ends"), BOUNDARY,
         ("RESULT-1", "RESULT-2", "STEP-2")),
     # ---- after a step: stop, or the next boundary ----
     Row(BOUNDARY, "auto", "stopping-due", (), STOPPING, ("RESULT-4",)),
@@ -112,9 +119,20 @@ TABLE: tuple[Row, ...] = (
 )
 
 
+def _index(table: tuple[Row, ...]) -> Mapping[tuple[str, str], tuple[Row, ...]]:
+    index: dict[tuple[str, str], tuple[Row, ...]] = {}
+    for row in table:
+        index[(row.phase, row.input)] = (*index.get((row.phase, row.input), ()), row)
+    return MappingProxyType(index)
+
+
+# Read-only: the table's rows by (phase, input), in table order (every command looks its input up).
+_ROWS = _index(TABLE)
+
+
 def rows_for(phase: str, input_name: str) -> tuple[Row, ...]:
     """The candidate rows of ``(phase, input)`` in table order; empty means INPUT-4 refuses."""
-    return tuple(row for row in TABLE if row.phase == phase and row.input == input_name)
+    return _ROWS.get((phase, input_name), ())
 
 
 def to_json() -> dict[str, object]:

@@ -46,7 +46,7 @@ def encode_command(c: VectorCommand) -> Json:
         return {"op": "decide", "listeners": [encode_listener(x) for x in c.listeners]}
     if isinstance(c, cmd.StepResult):
         return {"op": "step-result", "kind": c.kind, "context": encode_messages(c.context), "conclude": c.conclude,
-                "retry": c.retry, "error": c.error, "code": c.code}
+                "retry": c.retry, "error": c.error, "code": c.code, "started": c.started}
     if isinstance(c, cmd.TurnStopping):
         return {"op": "turn-stopping", "actions": [encode_command(a) for a in c.actions], "raises": c.raises}
     assert isinstance(c, cmd.Restart)

@@ -115,7 +115,7 @@ def _decode_decide(raw: object, where: str) -> cmd.Command:
 
 
 def _decode_step_result(raw: object, where: str) -> cmd.Command:
-    o = read_object(raw, where, ("op", "kind"), ("context", "conclude", "retry", "error", "code"))
+    o = read_object(raw, where, ("op", "kind"), ("context", "conclude", "retry", "error", "code", "started"))
     kind = read_str(o["kind"], f"{where}.kind")
     if kind not in cmd.STEP_KINDS:
         raise CodecError(f"{where}.kind: one of {list(cmd.STEP_KINDS)}, got {kind!r}")
@@ -126,6 +126,7 @@ def _decode_step_result(raw: object, where: str) -> cmd.Command:
         read_bool(o.get("retry", False), f"{where}.retry"),
         read_str(o.get("error", "step failed"), f"{where}.error"),
         read_str(o.get("code", "UNKNOWN"), f"{where}.code"),
+        read_bool(o.get("started", True), f"{where}.started"),
     )
 
 

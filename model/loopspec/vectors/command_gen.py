@@ -140,13 +140,16 @@ class Generator:
         return AWAIT_ANSWERS[which](self, agent)
 
     def step_result(self, agent: Agent) -> cmd.StepResult:
-        kind = self.ch.pick(("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail"))
-        # Both flags are always drawn, so a choice keeps its meaning while shrinking, and used
+        kind = self.ch.pick(("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail",
+                             "tool-call", "tool-call", "tool-start", "tool-result"))
+        # The flags are always drawn, so a choice keeps its meaning while shrinking, and used
         # only by the kind they belong to (StepResult refuses them elsewhere).
         conclude, retry = self.ch.integer(0, 3) == 0, self.ch.pick((True, False))
+        started = self.ch.integer(0, 2) != 0
         tools = kind == "tool-calls"
         return cmd.StepResult(kind, self.msgs(agent, 1) if tools else (),
-                              conclude=conclude and tools, retry=retry and kind == "request-error")
+                              conclude=conclude and tools, retry=retry and kind == "request-error",
+                              started=started or kind != "tool-call")
 
     def turn_stopping(self, agent: Agent) -> cmd.TurnStopping:
         raises = self.ch.pick((None, None, None, "turn-stopping listener broke"))

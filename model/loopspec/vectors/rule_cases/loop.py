@@ -19,6 +19,8 @@ INS, DIS, CLM, STAT, ERR = (
     "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed", "agent/status", "agent/error")
 ENTER = cmd.Decide()
 STOP = cmd.StepResult("stop")
+TOOL_CALL = cmd.StepResult("tool-call")
+AM, TC, TR = "assistant/message", "tool/call", "tool/result"
 
 
 def m(mid: str) -> UserMessage:
@@ -133,4 +135,24 @@ CASES: tuple[CaseSpec, ...] = (
            cmd.followup(m("b")), ENTER),
           all_of(event_types(3, TE), note_types(3, STAT), final("inbox", {"next-turn": ["b"], "next-step": []}),
                  final("phase", "idle"), value(3, None))),
+    _case("result/step-result/result-2-tool-calls-answered", ("RESULT-2",),
+          "Tool calls announced inside a step (one started, one not yet) are answered when the step's tools "
+          "finish: in call order, each call (its tool/call first if it had not started) gets its tool/result, "
+          "before step/end.",
+          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False),
+           cmd.StepResult("tool-calls")),
+          all_of(event_types(2, AM, TC), event_types(3, AM), event_types(4, TR, TC, TR, SE),
+                 final("phase", "deciding"))),
+    _case("repair/restart/repair-1-started-tool-call", ("REPAIR-1", "REPAIR-2"),
+          "A crash while a started tool runs: repair answers the call with a synthetic TOOL_OUTCOME_UNKNOWN "
+          "result, then closes the step and the turn.",
+          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.Restart()),
+          all_of(event_types(3, TR, SE, TE, "session/end-seed"), event_data(3, 0, "code", "TOOL_OUTCOME_UNKNOWN"),
+                 final("phase", "idle"))),
+    _case("repair/restart/repair-1-announced-tool-call", ("REPAIR-1", "REPAIR-3"),
+          "A crash after the model announced a tool call whose tool never started: repair writes a synthetic "
+          "TOOL_NOT_STARTED result with the last event's time.",
+          (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-call", started=False), cmd.Restart()),
+          all_of(event_types(3, TR, SE, TE, "session/end-seed"), event_data(3, 0, "code", "TOOL_NOT_STARTED"),
+                 final("phase", "idle"))),
 )

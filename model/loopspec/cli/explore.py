@@ -1,0 +1,82 @@
+"""``loopspec explore``: every execution of a bounded scope, every invariant at every state.
+
+Exit codes: 0 the scope was exhausted and every invariant holds (or the document is up to date);
+1 an invariant broke (the shortest counterexample is printed and written as a vector case), the
+budget ran out before the scope was exhausted, or the document is out of date; 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from loopspec.explore import exploration_doc, report
+from loopspec.explore.run import explore
+from loopspec.statespace.scope import KINDS, SCOPES, Scope
+
+
+def _scope(args: argparse.Namespace) -> Scope:
+    if args.scope is not None:
+        return SCOPES[args.scope]
+    kinds = tuple(k.strip() for k in args.commands.split(",")) if args.commands else KINDS
+    return Scope(args.ids, args.depth, kinds)
+
+
+def run(args: argparse.Namespace) -> int:
+    if (args.write_doc or args.check_doc) and args.scope is None:
+        print("loopspec explore: --write-doc and --check-doc need --scope NAME", file=sys.stderr)
+        return 2
+    try:
+        scope = _scope(args)
+    except (ValueError, TypeError) as err:
+        print(f"loopspec explore: {err}", file=sys.stderr)
+        return 2
+    workers = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    result = explore(scope, workers=workers, max_states=args.max_states, seconds=args.seconds)
+    print(report.summary(result))
+    code = 0 if result.complete and result.counterexample is None else 1
+    if result.counterexample is not None:
+        out = args.counterexample or Path("explore-counterexample.json")
+        report.write_counterexample(result, out)
+        print(f"counterexample written as a vector case: {out}")
+    if args.witnesses is not None:
+        count = report.write_witnesses(result.pairs, args.witnesses)
+        print(f"{count} row-pair witnesses written under {args.witnesses}")
+    if args.write_doc or args.check_doc:
+        path = args.doc or exploration_doc.doc_path()
+        text = exploration_doc.updated(path, args.scope, result)
+        current = path.read_text(encoding="utf-8") if path.is_file() else ""
+        if args.write_doc:
+            if text != current:
+                path.write_text(text, encoding="utf-8")
+                print(f"wrote {path}")
+        elif text != current:
+            print(f"{path}: the section of scope {args.scope} is out of date; run `loopspec explore --scope "
+                  f"{args.scope} --write-doc`")
+            code = max(code, 1)
+    return code
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "explore", help="exhaust every execution of a bounded scope, checking every invariant at every state",
+        description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--ids", type=int, default=2, help="how many message ids the commands use (1-6, default 2)")
+    parser.add_argument("--depth", type=int, default=5, help="the longest command sequence (default 5)")
+    parser.add_argument("--commands", metavar="KINDS",
+                        help=f"comma-separated command families (default all: {','.join(KINDS)})")
+    parser.add_argument("--scope", choices=sorted(SCOPES), help="a named scope instead of --ids/--depth/--commands")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per core; default 1)")
+    parser.add_argument("--max-states", type=int, help="stop after this many distinct states (not exhausted)")
+    parser.add_argument("--seconds", type=float, help="stop after this many seconds (not exhausted)")
+    parser.add_argument("--counterexample", type=Path, metavar="FILE",
+                        help="where to write a counterexample's vector case (default explore-counterexample.json)")
+    parser.add_argument("--witnesses", type=Path, metavar="DIR",
+                        help="write a shortest witness per row pair as a vector case under DIR")
+    doc = parser.add_mutually_exclusive_group()
+    doc.add_argument("--write-doc", action="store_true", help="rewrite the scope's section of docs/exploration.md")
+    doc.add_argument("--check-doc", action="store_true", help="exit 1 if the scope's section is out of date")
+    parser.add_argument("--doc", type=Path, help=argparse.SUPPRESS)
+    parser.set_defaults(func=run)

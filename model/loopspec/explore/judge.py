@@ -1,0 +1,244 @@
+"""Trace validation by search: a log is valid exactly when some run of the model writes it.
+
+The second user of :func:`loopspec.statespace.search.breadth_first`.  A state is the model's agent
+plus how much of the log it has written; a command is kept only if every event it writes is the
+log's next event.  The log fixes almost every choice (:mod:`.judge_moves` lists which commands it
+allows at each point); the search covers the rest — step outcomes, listener outcomes, cancels and
+their causes, restarts, crash points — and stops at the first run that wrote the whole log.
+
+What "writes exactly that log" means (:func:`same_event`): each event of a type the model writes
+is equal to the model's — type, data (JSON values, numbers compared as JavaScript numbers), the
+envelope's ``surfaceOp`` and ``sourceEventSeqs`` — except
+
+* ``time``: the model has its own clock; only crash repair's closers are bound (REPAIR-3: each
+  carries the time of the event before it);
+* ``seq`` must be the event's index in the whole log (LOG-2);
+* tool events (``assistant/message``, ``tool/call``, ``tool/result``) stand for model traffic the
+  model does not simulate; they are compared on what the rules read: their turn and step, the call
+  ids they announce, start or answer, ``surfaceOp``, and for crash repair's synthetic results the
+  id prefix and the code;
+* event types the model does not own and no rule constrains (LOG-6) are passed over;
+* the model call's own traffic (``request/*``, ``assistant/chunk``, ``assistant/attempt``, an
+  ``assistant/message`` announcing no tool call) is what the model's stepping phase abstracts: it
+  is passed over where the model rests in an open step that it names (``request/*``: in an open
+  turn), as LOG-3 places it, and nowhere else.
+
+Outside the judge's scope (verdict ``unsupported``): v0.1.5's placement of a step's entry
+(``system/message``, records before the ``user/message`` events, a first step cut short before
+its entry; VARIANT-1), a replacing ``tool/result``, and a listener or observer acting inside what
+the model does as one command (see :mod:`.judge_scope`).  Bounds: logs of at most :data:`MAX_EVENTS` events,
+at most :data:`MAX_STATES` states searched (else ``unknown``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable, Iterator
+from pathlib import Path
+
+import attrs
+
+from loopspec.check.reader import LineProblem, open_log, parse_line
+from loopspec.data.errors import CommandRefused, InvalidEvent
+from loopspec.explore.judge_compare import (
+    MODEL_TYPES,
+    STEP_SCOPED,
+    TURN_SCOPED,
+    announces_raw,
+    call_numbers,
+    same_event,
+    same_json,
+)
+from loopspec.explore.judge_moves import Moves
+from loopspec.explore.judge_scope import scope_limit
+from loopspec.log.events import SessionEvent
+from loopspec.loop import agent as lifecycle
+from loopspec.loop import commands as cmd
+from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED
+from loopspec.loop.state import Agent
+from loopspec.loop.table import STEPPING
+from loopspec.statespace.canon import Renaming, agent_key
+from loopspec.statespace.search import Edge, breadth_first
+
+MAX_EVENTS = 400
+MAX_STATES = 200_000
+
+
+@attrs.frozen
+class Judgement:
+    """The verdict: ``valid``, ``invalid``, ``unsupported`` (outside the judge's scope) or ``unknown``."""
+
+    status: str
+    reason: str
+    run: tuple[cmd.Command, ...] = ()
+    seq: int | None = None
+    states: int = 0
+    seconds: float = 0.0
+
+
+class Crashed:
+    """A process that died after writing part of a command: only a restart (a new process) follows."""
+
+    __slots__ = ("agent",)
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+
+
+JudgeState = tuple[Agent | Crashed, int]
+
+
+class JudgeSpace:
+    """States reachable while writing a prefix of the log; see the module docstring."""
+
+    def __init__(self, raws: list[dict[str, object]], positions: list[int]) -> None:
+        self.raws = raws
+        self.positions = positions  # index in the whole log of each event the model must write
+        self.moves = Moves([raws[i] for i in positions])
+        self.calls = call_numbers(raws)
+        self.deepest = 0
+
+    def root(self) -> JudgeState:
+        return (Agent(), 0)
+
+    def key(self, state: JudgeState) -> Hashable:
+        agent, pos = state
+        if isinstance(agent, Crashed):
+            return (pos, "crashed")  # a restart reads only the log, and the log up to pos is fixed
+        return (pos, agent_key(agent, Renaming(symmetric=False)))
+
+    def expand(self, state: JudgeState) -> Iterator[Edge[JudgeState]]:
+        agent, pos = state
+        if not isinstance(agent, Crashed):
+            passed = self.past_model_side(agent, pos)
+            if passed is None:
+                return
+            pos = passed
+        if isinstance(agent, Crashed):
+            commands: list[cmd.Command] = [cmd.Restart()]
+            before = agent.agent
+        else:
+            commands, before = self.moves.candidates(agent, pos), agent
+        for command in commands:
+            try:
+                tr = lifecycle.step(before, command)
+            except CommandRefused:
+                continue
+            written = len(self._matched(tr.events, pos, isinstance(command, cmd.Restart)))
+            remaining = len(self.positions) - pos
+            if written == len(tr.events):
+                self.deepest = max(self.deepest, pos + written)
+                child: JudgeState = (tr.agent, pos + written)
+                yield Edge(command, 1, child, self.key(child), tr.fired)
+            elif written == remaining:  # the log ends inside this command (a crash, or still running)
+                self.deepest = len(self.positions)
+                end: JudgeState = (Crashed(before), len(self.positions))
+                yield Edge(command, 1, end, self.key(end))
+            if 0 < written < len(tr.events) and written < remaining:
+                # The process died between two appends of this command; a new one may load the log.
+                log = before.log.append_events(tr.events[:written])
+                crashed: JudgeState = (Crashed(Agent(log=log)), pos + written)
+                yield Edge(command, 1, crashed, self.key(crashed))
+
+    def _matched(self, events: tuple[SessionEvent, ...], pos: int, restart: bool) -> list[SessionEvent]:
+        """The longest prefix of ``events`` that the log has from ``pos`` on."""
+        out: list[SessionEvent] = []
+        for offset, event in enumerate(events):
+            if pos + offset >= len(self.positions):
+                break
+            index = self.positions[pos + offset]
+            closer = restart and event.type != END_SEED
+            previous = self.raws[index - 1] if index > 0 else None
+            if not same_event(event, self.raws[index], previous, closer, self.calls[index]):
+                break
+            out.append(event)
+        return out
+
+    def goal(self, state: JudgeState) -> bool:
+        agent, pos = state
+        if not isinstance(agent, Crashed):
+            passed = self.past_model_side(agent, pos)
+            pos = passed if passed is not None else pos
+        return pos == len(self.positions)
+
+    def past_model_side(self, agent: Agent, pos: int) -> int | None:
+        """``pos`` moved past the model call's traffic the agent's open step abstracts; None if misplaced."""
+        run = agent.running
+        while pos < len(self.positions):
+            raw = self.raws[self.positions[pos]]
+            kind = raw.get("type")
+            if kind in TURN_SCOPED:
+                if run is None:
+                    return None
+            elif kind in STEP_SCOPED and not (kind == ASSISTANT_MESSAGE and announces_raw(raw)):
+                data = raw.get("data")
+                named = (data.get("turn"), data.get("step")) if isinstance(data, dict) else None
+                if not (agent.phase == STEPPING and run is not None and run.step_open and named is not None
+                        and same_json(named[0], run.turn) and same_json(named[1], run.step)):
+                    return None
+            else:
+                return pos
+            pos += 1
+        return pos
+
+
+def judge_events(raws: list[object], *, max_states: int = MAX_STATES, allow_torn_tail: bool = False) -> Judgement:
+    """Judge parsed log lines (a :class:`LineProblem` for a line that is not JSON)."""
+    started = time.perf_counter()
+    if len(raws) > MAX_EVENTS:
+        return Judgement("unsupported", f"{len(raws)} events; the search judges logs of at most {MAX_EVENTS}")
+    if allow_torn_tail and raws and isinstance(raws[-1], LineProblem) and raws[-1].torn:
+        raws = raws[:-1]  # LOG-5: a crash cut the last append short
+    events: list[dict[str, object]] = []
+    for index, raw in enumerate(raws):
+        if isinstance(raw, LineProblem):
+            return Judgement("invalid", f"line {index + 1}: {raw.message} ({raw.rule})", seq=index)
+        try:
+            event = SessionEvent.from_json(raw, line_seq=index)
+        except InvalidEvent as err:
+            return Judgement("invalid", f"line {index + 1}: {err.message} ({err.rule})", seq=index)
+        if event.seq != index:
+            return Judgement("invalid", f"line {index + 1}: seq {event.seq} is not the event's index (LOG-2)",
+                             seq=index)
+        assert isinstance(raw, dict)
+        events.append(raw)
+    limit = scope_limit(events)
+    if limit is not None and limit[0] >= len(events):
+        limit = None  # the log ends before leaving the scope
+    judged = events if limit is None else events[: limit[0]]
+    verdict = _search(judged, max_states, started)
+    if limit is None or verdict.status != "valid":
+        return verdict
+    return Judgement("unsupported", f"line {limit[0] + 1}: {limit[1]}; every event before it is written by a run of "
+                     "the model", verdict.run, limit[0], verdict.states, verdict.seconds)
+
+
+def _search(events: list[dict[str, object]], max_states: int, started: float) -> Judgement:
+    positions = [i for i, e in enumerate(events) if e["type"] in MODEL_TYPES | STEP_SCOPED | TURN_SCOPED]
+    space = JudgeSpace(events, positions)
+    out = breadth_first(space, 4 * len(positions) + 8, goal=space.goal, max_states=max_states)
+    seconds = time.perf_counter() - started
+    if out.found is not None:
+        return Judgement("valid", "a run of the model writes this log", out.found.path, None, out.states, seconds)
+    if not out.complete:
+        return Judgement("unknown", f"the search stopped after {out.states} states without a verdict",
+                         states=out.states, seconds=seconds)
+    seq = positions[space.deepest] if space.deepest < len(positions) else None
+    where = f"event seq {seq} ({events[seq]['type']})" if seq is not None else "the end"
+    return Judgement("invalid", f"no run of the model writes this log: every run that writes the events before "
+                     f"{where} must write something else there", (), seq, out.states, seconds)
+
+
+def judge_file(path: Path, *, max_states: int = MAX_STATES, allow_torn_tail: bool = False) -> Judgement:
+    """Judge one log file (``.jsonl`` or ``.jsonl.gz``)."""
+    raws: list[object] = []
+    with open_log(path) as stream:
+        for line in stream:
+            try:
+                raws.append(parse_line(line))
+            except LineProblem as problem:
+                raws.append(problem)
+            if len(raws) > MAX_EVENTS:
+                break
+    return judge_events(raws, max_states=max_states, allow_torn_tail=allow_torn_tail)
+

@@ -1,0 +1,130 @@
+"""What "the model writes exactly this event" means for the search judge (see :mod:`.judge`)."""
+
+from __future__ import annotations
+
+from loopspec.explore.judge_moves import TOOL_TYPES
+from loopspec.log.events import SessionEvent
+from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_CALL, TOOL_RESULT
+
+UNSUPPORTED = frozenset({"system/message"})  # v0.1.5's entry placement (VARIANT-1)
+# The model call's own traffic, which the model abstracts into its stepping phase (LOG-3 places it).
+STEP_SCOPED = frozenset({"assistant/chunk", "assistant/attempt", "assistant/message"})
+TURN_SCOPED = frozenset({"request/header", "request/context"})
+MODEL_TYPES = frozenset({"agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end",
+                         "user/message", END_SEED}) | TOOL_TYPES
+SYNTHETIC = "interrupted-tool-result-"
+ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
+
+
+def same_event(model: SessionEvent, raw: dict[str, object], previous: dict[str, object] | None,
+               closer: bool, calls: dict[str, int] | None = None) -> bool:
+    if raw.get("type") != model.type:
+        return False
+    if closer and previous is not None and raw.get("time") != previous.get("time"):
+        return False  # REPAIR-3
+    if model.type in TOOL_TYPES:
+        return tool_view(model.to_json()) == tool_view(raw, calls)
+    envelope = model.to_json()
+    if model.type == END_SEED and raw.get("data") == {"inherited": True}:
+        return _same_envelope(envelope, raw)  # VARIANT-3: v0.1.5's marker, the same marker
+    return same_json(envelope["data"], raw.get("data")) and _same_envelope(envelope, raw)
+
+
+def _same_envelope(envelope: dict[str, object], raw: dict[str, object]) -> bool:
+    return all(same_json(envelope.get(k), raw.get(k)) and ((k in envelope) == (k in raw)) for k in ENVELOPE_EXTRAS)
+
+
+def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> object:
+    """What the rules read of a tool event (see the module docstring).
+
+    Call ids are opaque names: ``calls`` numbers a log's ids by first appearance in their step; the
+    model's ids (``call-T.S.N``) carry that number themselves.
+    """
+    def name(call: object) -> object:
+        if calls is not None:
+            return calls.get(call, call) if isinstance(call, str) else call
+        return int(call.rsplit(".", 1)[-1]) - 1 if isinstance(call, str) and call.startswith("call-") else call
+
+    data = event.get("data")
+    data = data if isinstance(data, dict) else {}
+    message = data.get("message")
+    message = message if isinstance(message, dict) else {}
+    kind = event.get("type")
+    view: list[object] = [kind, _number(data.get("turn")), _number(data.get("step")),
+                          *((k in event, event.get(k)) for k in ("surfaceOp", "ignorable"))]
+    if kind == ASSISTANT_MESSAGE:
+        content = message.get("content")
+        view.append(tuple(name(b.get("id")) for b in content if isinstance(b, dict) and b.get("type") == "tool-call")
+                    if isinstance(content, list) else None)
+    elif kind == TOOL_CALL:
+        view += [name(data.get("callId")), "sourceEventSeqs" in event]  # LOG-9: never derived
+    elif kind == TOOL_RESULT:
+        source = message.get("source")
+        content = message.get("content")
+        blocks = tuple(name(b.get("toolCallId")) for b in content if isinstance(b, dict)) if isinstance(
+            content, list) else ()
+        mid = message.get("id")
+        synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC)
+        view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
+                 data.get("code") if synthetic else None]
+    return tuple(view)
+
+
+def call_numbers(events: list[dict[str, object]]) -> list[dict[str, int]]:
+    """For each event, its step's tool-call ids numbered by first appearance (for :func:`tool_view`).
+
+    Ids are read where each tool event names them: an ``assistant/message``'s tool-call blocks, a
+    ``tool/call``'s ``callId``, a ``tool/result``'s blocks and source.
+    """
+    out: list[dict[str, int]] = []
+    calls: dict[str, int] = {}
+    for event in events:
+        kind = event.get("type")
+        if kind in ("step/start", "step/end", "turn/start", "turn/end"):
+            calls = {}
+        elif kind in TOOL_TYPES:
+            for call in _named_calls(event):
+                if isinstance(call, str) and call not in calls:
+                    calls[call] = len(calls)
+        out.append(calls)
+    return out
+
+
+def _named_calls(event: dict[str, object]) -> list[object]:
+    data = event.get("data")
+    data = data if isinstance(data, dict) else {}
+    if event.get("type") == TOOL_CALL:
+        return [data.get("callId")]
+    message = data.get("message")
+    message = message if isinstance(message, dict) else {}
+    content = message.get("content")
+    blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    if event.get("type") == ASSISTANT_MESSAGE:
+        return [b.get("id") for b in blocks if b.get("type") == "tool-call"]
+    source = message.get("source")
+    return [*(b.get("toolCallId") for b in blocks), source.get("callId") if isinstance(source, dict) else None]
+
+
+def _number(value: object) -> object:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+def same_json(a: object, b: object) -> bool:
+    """JSON equality with JavaScript numbers: ``1 == 1.0``, but a boolean is never a number."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
+def announces_raw(raw: dict[str, object]) -> bool:
+    """An ``assistant/message`` with a tool-call block: the model's own tool-call point."""
+    data = raw.get("data")
+    message = data.get("message") if isinstance(data, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)

@@ -1,0 +1,198 @@
+"""The commands a log allows at each point of the judge's search (:mod:`.judge`).
+
+Every run of the model that writes a log can be rewritten into a run of these candidates that
+writes the same log, which is why searching only them decides validity:
+
+* **edits** — ``append``, ``prepend``, ``replace``, ``remove``, ``clear`` and ``splice`` all write
+  through ``mutate``; a ``splice`` with the record's own (normalized) coordinates and messages
+  writes that record and leaves the same inbox;
+* **sends** — the record shows the message and the list; whether the send woke the loop is
+  searched (both);
+* **listener and tool actions** — the agent performs a pre-step chain's, a turn-stopping
+  listener's and a tool's actions through the same ``step`` as top-level commands, in the same
+  phase, before the answer is applied; so a chain with actions is those actions as commands then
+  the action-free answer, and an action the model refuses (the listener throwing) is the answer
+  throwing that refusal's message;
+* **pre-step decisions** — what the log shows next fixes them: a ``step/start`` enters exactly
+  the ``user/message`` events after it, a ``turn/end`` says reject (``blocked``), empty entry
+  (``completed``/``max-tokens``), a throw (``error``, its message) or the abort;
+* **step results and turn stopping** — every kind is tried where the next event can start it (a
+  ``step/end``, a tool event, a claim); errors take the message and code of the next ``turn/end``;
+* **cancels** — a cancel is visible only through the turn it aborts: it is tried, with and without
+  ``keepInbox``, with the cause of the running turn's next ``turn/end`` when that end is
+  ``aborted`` (anywhere else a cancel's records are a ``clear``'s, and its abort is never seen);
+* **restarts** — tried wherever crash repair's closers or ``session/end-seed`` come next; the
+  judge adds crash points inside commands (a process can die between any two appends).
+"""
+
+from __future__ import annotations
+
+from loopspec.data.json_value import freeze
+from loopspec.data.messages import InboxTarget, Messages, UserMessage
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as ls
+from loopspec.loop.records import (
+    ASSISTANT_MESSAGE,
+    END_SEED,
+    STEP_END,
+    STEP_START,
+    TOOL_CALL,
+    TOOL_RESULT,
+    TURN_END,
+    USER_MESSAGE,
+)
+from loopspec.loop.state import Agent
+from loopspec.loop.table import DECIDING, STEPPING, STOPPING
+
+TOOL_TYPES = frozenset({ASSISTANT_MESSAGE, TOOL_CALL, TOOL_RESULT})
+SPLICED = "agent/inbox/spliced"
+CLOSERS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})
+
+
+class Moves:
+    """Candidate commands over a fixed sequence of the events the model must write."""
+
+    def __init__(self, events: list[dict[str, object]]) -> None:
+        self.events = events
+        self.ends: list[dict[str, object] | None] = []  # the reason of the next turn/end at or after each point
+        reason: dict[str, object] | None = None
+        for event in reversed(events):
+            if event.get("type") == TURN_END:
+                data = event.get("data")
+                found = data.get("reason") if isinstance(data, dict) else None
+                reason = found if isinstance(found, dict) else {}
+            self.ends.append(reason)
+        self.ends.reverse()
+        self.ends.append(None)
+
+    def candidates(self, agent: Agent, pos: int) -> list[cmd.Command]:
+        if pos >= len(self.events):
+            return []
+        event = self.events[pos]
+        kind = event.get("type")
+        data = event.get("data")
+        data = data if isinstance(data, dict) else {}
+        out: list[cmd.Command] = self._cancels(agent, pos)
+        if kind == SPLICED:
+            out += self._edits(agent, data, pos)
+        if kind in CLOSERS and _may_close(kind, data):
+            out.append(cmd.Restart())
+        phase, run = agent.phase, agent.running
+        if phase == DECIDING and run is not None:
+            out += self._decisions(run.aborted is not None, kind, data, pos)
+        elif phase == STEPPING:
+            if kind == ASSISTANT_MESSAGE and _announces(data):
+                out += [cmd.StepResult("tool-call"), cmd.StepResult("tool-call", started=False)]
+            elif kind in (STEP_END, TOOL_CALL, TOOL_RESULT):
+                if kind != STEP_END:
+                    out += [cmd.StepResult("tool-start"), cmd.StepResult("tool-result")]
+                out += [cmd.StepResult("stop"), cmd.StepResult("max-tokens"), cmd.StepResult("tool-calls"),
+                        cmd.StepResult("tool-calls", conclude=True)]
+                error = self._error(pos)
+                if error is not None:
+                    out.append(cmd.StepResult("fail", error=error[0], code=error[1]))
+                elif self.ends[pos] is None:  # the log ends inside a failing step's closing
+                    out.append(cmd.StepResult("fail"))
+        elif phase == STOPPING and kind in (TURN_END, SPLICED):
+            out.append(cmd.TurnStopping())
+            error = self._error(pos)
+            if error is not None:
+                out.append(cmd.TurnStopping(raises=error[0]))
+        return out
+
+    def _decisions(self, aborted: bool, kind: object, data: dict[str, object], pos: int) -> list[cmd.Command]:
+        """The one answer the next event allows (an aborted turn ignores the answer: any will do)."""
+        if aborted:
+            return [cmd.Decide()] if kind == TURN_END else []
+        if kind == STEP_START:
+            # The entry the log shows; the claimed batch too, for a log cut off inside the entry.
+            return [cmd.Decide((ls.Veto(ls.Enter(self._entered(pos + 1))),)), cmd.Decide()]
+        if kind != TURN_END:
+            return []
+        reason = data.get("reason")
+        end = reason.get("kind") if isinstance(reason, dict) else None
+        if end == "blocked":
+            return [cmd.Decide((ls.Veto(ls.Reject()),))]
+        if end in ("completed", "max-tokens"):
+            return [cmd.Decide((ls.Veto(ls.Enter()),))]
+        error = self._error(pos)
+        return [cmd.Decide((ls.Throw(error[0]),))] if end == "error" and error is not None else []
+
+    def _edits(self, agent: Agent, data: dict[str, object], pos: int) -> list[cmd.Command]:
+        """A splice with the record's own coordinates, or the send that explains what follows it."""
+        try:
+            target = InboxTarget.parse(data.get("target"))
+            inserted = data.get("inserted")
+            messages = tuple(UserMessage.from_json(m) for m in inserted) if isinstance(inserted, list) else None
+        except ValueError:
+            return []
+        start, removed = data.get("start"), data.get("removedCount", 0)
+        if messages is None or not _number(start) or not _number(removed):
+            return []
+        assert isinstance(start, int | float)
+        assert isinstance(removed, int | float)
+        splice = cmd.Splice(target, start, removed, messages)
+        if "removedCount" in data or len(messages) != 1:
+            return [splice]
+        # A send writes exactly this record; it differs from the splice only where it wakes the
+        # loop (from idle: turn/start follows at once) or latches a wake (after an abort).
+        run = agent.running
+        if run is None:
+            follows = self.events[pos + 1].get("type") if pos + 1 < len(self.events) else None
+            return [cmd.Send(messages[0], target, True)] if follows == "turn/start" else [splice]
+        if run.aborted is not None and target is InboxTarget.NEXT_TURN:
+            return [splice, cmd.Send(messages[0], target, True)]
+        return [splice]
+
+    def _cancels(self, agent: Agent, pos: int) -> list[cmd.Command]:
+        run, end = agent.running, self.ends[pos]
+        if run is None or run.aborted is not None or end is None or end.get("kind") != "aborted":
+            return []
+        cause = end.get("reason")
+        if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
+            return []
+        frozen = freeze(cause)
+        return [cmd.Cancel(frozen, False), cmd.Cancel(frozen, True)]
+
+    def _error(self, pos: int) -> tuple[str, str] | None:
+        end = self.ends[pos]
+        failure = end.get("error") if end is not None and end.get("kind") == "error" else None
+        if isinstance(failure, dict) and isinstance(failure.get("message"), str) and isinstance(
+                failure.get("code"), str):
+            return str(failure["message"]), str(failure["code"])
+        return None
+
+    def _entered(self, pos: int) -> Messages:
+        out: list[UserMessage] = []
+        while pos < len(self.events) and self.events[pos].get("type") == USER_MESSAGE:
+            try:
+                out.append(UserMessage.from_json(self.events[pos].get("data")))
+            except ValueError:
+                break
+            pos += 1
+        return tuple(out)
+
+
+def _announces(data: dict[str, object]) -> bool:
+    message = data.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)
+
+
+def _may_close(kind: object, data: dict[str, object]) -> bool:
+    """Whether an event of this type and data can be one of crash repair's closers (or the marker)."""
+    if kind == TURN_END:
+        reason = data.get("reason")
+        return isinstance(reason, dict) and reason.get("kind") == "interrupted"
+    if kind == TOOL_RESULT:
+        message = data.get("message")
+        mid = message.get("id") if isinstance(message, dict) else None
+        return isinstance(mid, str) and mid.startswith("interrupted-tool-result-")
+    return True
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+__all__ = ["TOOL_TYPES", "Moves"]

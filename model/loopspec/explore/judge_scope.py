@@ -1,0 +1,129 @@
+"""Where a log leaves what the search judge can decide (see :mod:`.judge`): real behaviours the model
+does not express, reported as "unsupported" rather than "invalid".
+"""
+
+from __future__ import annotations
+
+from loopspec.data.errors import InvalidEvent
+from loopspec.data.messages import EMPTY_INBOX
+from loopspec.explore.judge_compare import MODEL_TYPES, STEP_SCOPED, TURN_SCOPED, UNSUPPORTED
+from loopspec.explore.judge_moves import TOOL_TYPES
+from loopspec.inbox.fold import apply as fold_apply
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.loop.records import TOOL_RESULT
+
+
+def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
+    """The first event from which the log leaves the judge's scope, and why (see the module docstring)."""
+    found: list[tuple[int, str]] = []
+    for index, event in enumerate(events):
+        if event.get("type") in UNSUPPORTED:
+            found.append((index, f"{event['type']} is v0.1.5's placement of a step's entry (VARIANT-1), which the "
+                                 "model does not write"))
+            break
+        if event.get("type") == TOOL_RESULT and isinstance(event.get("surfaceOp"), dict):
+            found.append((index, "a replacing tool/result, which the model does not write"))
+            break
+    placement = _later_placement(events)
+    if placement is not None:
+        found.append((placement, "a step's entry placed as v0.1.5 places it (VARIANT-1); the model writes v0.1.1's "
+                                 "placement only"))
+    window = _observer_window(events)
+    if window is not None:
+        found.append((window, "a listener or observer acting inside what the model does as one command (the "
+                              "running-status listener before turn/start, or a cancel from an observer of "
+                              "turn/start before the claim)"))
+    return min(found) if found else None
+
+
+def _later_placement(events: list[dict[str, object]]) -> int | None:
+    """The first event after a ``step/start`` whose entry a log places as only v0.1.5+ does (VARIANT-1).
+
+    v0.1.1 (the model) writes a step's ``user/message`` events right after ``step/start``; v0.1.5+
+    writes them after an asynchronous request preparation, so inbox records may land in between,
+    and a first step cut short during preparation (an abort, a failure, a crash) closes with no
+    entry and no model call.  (Other events in between — the model side — and an empty first step
+    that goes on normally are invalid in every version; the search says so.)
+    """
+    in_step = first = entered = model = False
+    after_start = 0
+    cut: int | None = None  # an empty first step's step/end, until its turn's end says how it ended
+    previous: object = None
+    for index, event in enumerate(events):
+        kind = event.get("type")
+        if kind in STEP_SCOPED | TURN_SCOPED:
+            model = True
+            continue
+        if kind not in MODEL_TYPES:
+            continue
+        if kind == "step/start":
+            data = event.get("data")
+            in_step, first = True, isinstance(data, dict) and data.get("step") == 1
+            entered = model = False
+            after_start = index + 1
+        elif kind == "user/message":
+            if in_step and not model and previous == "agent/inbox/spliced":
+                return after_start
+            entered = True
+        elif kind in TOOL_TYPES:
+            model = True
+        elif kind == "step/end":
+            if in_step and first and not entered and not model:
+                cut = after_start
+            in_step = False
+        elif kind == "turn/end":
+            data = event.get("data")
+            reason = data.get("reason") if isinstance(data, dict) else None
+            if cut is not None and isinstance(reason, dict) and reason.get("kind") in ("aborted", "error",
+                                                                                        "interrupted"):
+                return cut
+            in_step, cut = False, None
+        elif kind == "turn/start":
+            in_step, cut = False, None
+        previous = kind
+    if in_step and first and not entered and not model:
+        return after_start  # the log ends while the first step prepares its request
+    return cut  # the log ends right after an empty first step
+
+
+def _observer_window(events: list[dict[str, object]]) -> int | None:
+    """The first event a listener or observer acting inside a command the model keeps whole put out of scope.
+
+    Two windows of the real loop the model does not express (its listener actions run only at
+    the pre-step and turn-stopping await points, its cancels between commands): a waking send
+    emits ``agent/status running`` before writing ``turn/start``, so the status listener's edits
+    land between the send's insertion and ``turn/start`` (scenario S8); and the loop checks for
+    an abort after appending ``turn/start`` and before claiming, so a cancel from an observer of
+    that append ends the turn unclaimed.  Such logs are real (the checker accepts them) but the
+    model writes neither.
+    """
+    inbox = EMPTY_INBOX
+    previous: object = None
+    public_edit = False  # the previous model event was a public edit that is not send-shaped
+    pending_at_start = False
+    for index, raw in enumerate(events):
+        kind = raw.get("type")
+        if kind not in MODEL_TYPES:
+            continue
+        edit = False
+        if kind == "agent/inbox/spliced":
+            try:
+                event = SessionEvent.from_json(raw)
+                record = InboxSpliced.from_data(event.data, event.seq)
+                length = len(inbox.lane(record.target))
+                inbox = fold_apply(inbox, event)
+            except InvalidEvent:
+                return None  # the search will say why
+            send_shaped = record.removed_count is None and len(record.inserted) == 1 and record.start == length
+            edit = not record.is_claim and not send_shaped
+        elif kind == "turn/start":
+            if public_edit:
+                return index
+            pending_at_start = inbox.has_pending
+        elif kind == "turn/end" and previous == "turn/start" and pending_at_start:
+            data = raw.get("data")
+            reason = data.get("reason") if isinstance(data, dict) else None
+            if isinstance(reason, dict) and reason.get("kind") == "aborted":
+                return index
+        previous, public_edit = kind, edit
+    return None

@@ -1,0 +1,113 @@
+"""The log checker run along every explored path, one forked checker per state.
+
+Every state carries the checker that has read its log so far (:class:`LogChecker` over the
+checker's own fast fold :class:`LeanInbox`, copied with the rest).  A transition forks it and
+feeds the new events, so each event of each explored log is judged once, in the checker's own
+streaming order, and the first violation stops the exploration.
+
+The checker's state decides its verdict on every later event, so its relevant part is in the
+search key (:func:`checker_key`): every slot of :class:`CheckState`, except the ones that only
+report or number (file, line, seq, time, the context kept for reports, the violations so far, the
+live-check bookkeeping) and the inbox (the exploration checks at every state that it equals the
+model's).  Slots are read generically, so a slot added to the checker is keyed without a change
+here; the turn counter becomes "is a turn open" (numbering, as in :mod:`loopspec.statespace.canon`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Hashable, Iterable
+
+from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, LeanInbox
+from loopspec.check.machine import LogChecker
+from loopspec.check.state import StopCheck
+from loopspec.check.verdict import CheckOptions, Violation
+from loopspec.inbox.lane import Lane
+from loopspec.log.events import SessionEvent
+from loopspec.statespace.canon import Renaming
+
+NAME = "explored.events.jsonl"
+# Slots that only report, number or serve the live checks: never read by a later verdict.
+UNKEYED = frozenset({
+    "file", "options", "line", "seq", "event", "events", "next_seq", "prev_time", "context", "violations",
+    "repeats", "keys", "last_end", "claim_done", "last_effect", "claim_batch", "torn_tail", "inbox", "last_turn",
+})
+_SLOTS = tuple(dict.fromkeys(s for cls in LogChecker.__mro__ for s in getattr(cls, "__slots__", ())))
+_COPIED = (list, set, dict, deque)
+
+
+def fresh() -> LogChecker:
+    return LogChecker(NAME, CheckOptions(), inbox=LeanInbox())
+
+
+_KEYED = tuple(s for s in _SLOTS if s not in UNKEYED)
+_PLAIN = (bool, int, str, type(None))
+
+
+def fork(checker: LogChecker) -> LogChecker:
+    """An independent copy: containers copied, immutable values and the fold's state shared."""
+    new = LogChecker.__new__(LogChecker)
+    for slot in _SLOTS:
+        value = getattr(checker, slot)
+        kind = type(value)
+        if kind in _COPIED:
+            value = value.copy()
+        elif kind is LeanInbox:
+            value = _fork_inbox(value)
+        setattr(new, slot, value)
+    return new
+
+
+def _fork_inbox(inbox: LeanInbox) -> LeanInbox:
+    new = LeanInbox.__new__(LeanInbox)
+    new.lanes = {target: _fork_lane(lane) for target, lane in inbox.lanes.items()}
+    new.pending = inbox.pending.copy()
+    return new
+
+
+def _fork_lane(lane: Lane[dict[str, object]]) -> Lane[dict[str, object]]:
+    new: Lane[dict[str, object]] = Lane(lane.view())
+    return new
+
+
+def pending_ids(checker: LogChecker) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ids the checker's fold holds pending, next-turn then next-step."""
+    return (tuple(checker.inbox.ids(NEXT_TURN)), tuple(checker.inbox.ids(NEXT_STEP)))
+
+
+def feed(checker: LogChecker, events: Iterable[SessionEvent]) -> Violation | None:
+    """Feed events in log order; the first violation, if any."""
+    try:
+        for event in events:
+            checker.feed_event(event.to_json(), event.seq + 1)
+    except StopCheck:
+        pass
+    return checker.violations[0] if checker.violations else None
+
+
+def checker_key(checker: LogChecker, names: Renaming) -> Hashable:
+    """The part of the checker's state that later verdicts read (see the module docstring)."""
+    out: list[Hashable] = []
+    for slot in _KEYED:
+        value = getattr(checker, slot)
+        out.append(value if type(value) in _PLAIN and slot != "turn" else _value(slot, value, names))
+    return tuple(out)
+
+
+def _value(slot: str, value: object, names: Renaming) -> Hashable:
+    if slot == "turn":
+        return value is not None
+    if slot in ("calls", "announced") and isinstance(value, set):
+        # Tool-call ids are the model's call-T.S.N: T and S are the open step's, N is what differs.
+        return tuple(sorted(str(v).rsplit(".", 1)[-1] for v in value))
+    if isinstance(value, set | frozenset):
+        return tuple(sorted(_value("", v, names) for v in value))  # type: ignore[type-var]
+    if isinstance(value, list | tuple | deque):
+        return tuple(_value("", v, names) for v in value)
+    if isinstance(value, dict):
+        mid = value.get("id")
+        if isinstance(mid, str):  # a message as JSON
+            return (names.id(mid), repr(value.get("content")))
+        return tuple(sorted((k, _value("", v, names)) for k, v in value.items()))
+    assert isinstance(value, Hashable)
+    return value

@@ -1,0 +1,83 @@
+"""An exploration as text and as vector cases: the summary, the counterexample, the witnesses.
+
+A counterexample is written as a ``regression`` vector case (``loopspec vectors run`` replays it
+against any adapter); each row pair's shortest witness as a ``row`` case naming both rows, so a
+conformance suite's transition coverage can come from exhaustion.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from loopspec.explore.result import Exploration
+from loopspec.loop.table import TABLE
+from loopspec.statespace.pairs import Commands, Pair
+from loopspec.vectors.case import CaseSpec, build_case, case_text
+from loopspec.vectors.codec import encode_command
+from loopspec.vectors.json_reading import Json
+
+
+def summary(result: Exploration) -> str:
+    scope = result.scope
+    wall, cpu = result.rates
+    lines = [
+        f"scope: {scope.describe()} ({scope.label()})",
+        f"distinct states: {result.states}   transitions: {result.transitions} "
+        f"(standing for {result.commands} commands)   depth reached: {result.depth}",
+        f"states per level: {list(result.levels)}",
+        f"time: {result.seconds:.1f} s wall, {result.cpu_seconds:.1f} s CPU over {result.workers} process(es): "
+        f"{wall:,.0f} states/s wall, {cpu:,.0f} states/s per CPU-second",
+        f"lifecycle rows reached: {len(result.rows)} of {len(TABLE)}"
+        + (f" (missing: {', '.join(result.missing_rows())})" if result.missing_rows() else ""),
+        f"row pairs reached: {len(result.pairs)}",
+    ]
+    if result.counterexample is not None:
+        ce = result.counterexample
+        lines.append(f"VIOLATION: {ce.problem.render()}")
+        lines.append(f"shortest counterexample ({len(ce.commands)} command(s)):")
+        lines += [f"  {i}. {json.dumps(encode_command(c))}" for i, c in enumerate(ce.commands, start=1)]
+    elif result.complete:
+        closed = " (no new state at the last level: the depth bound was not needed)" if result.closed else ""
+        lines.append(f"exhausted: {scope.describe()}: {result.states} distinct states, every invariant holds{closed}")
+    else:
+        lines.append("NOT exhausted: the state or time budget ran out before the depth bound")
+    return "\n".join(lines)
+
+
+def slug(row: str) -> str:
+    return row.replace("/", "-")
+
+
+def counterexample_case(result: Exploration) -> Json:
+    ce = result.counterexample
+    assert ce is not None
+    name = ce.problem.rule.lower() or "raises"
+    rules = (ce.problem.rule,) if ce.problem.rule else ()
+    spec = CaseSpec(f"explore/counterexample/{name}", "regression", rules,
+                    f"Shortest execution breaking '{ce.problem.invariant}' in {result.scope.describe()}: "
+                    f"{ce.problem.message}", ce.commands)
+    return build_case(spec)
+
+
+def write_counterexample(result: Exploration, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(case_text(counterexample_case(result)), encoding="utf-8")
+
+
+def witness_case(pair: Pair, commands: Commands) -> Json:
+    rules = tuple(dict.fromkeys(r for row in TABLE if row.key in pair for r in row.rules))
+    spec = CaseSpec(f"pair/{slug(pair[0])}/{slug(pair[1])}", "row", rules,
+                    f"A shortest execution firing lifecycle row {pair[1]} right after {pair[0]} (exhaustive "
+                    "exploration).", commands, rows=pair)
+    return build_case(spec)
+
+
+def write_witnesses(pairs: dict[Pair, Commands], out: Path) -> int:
+    """One vector case per row pair under ``out``; the number written."""
+    for pair, commands in sorted(pairs.items()):
+        case = witness_case(pair, commands)
+        path = out / f"{case['id']}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(case_text(case), encoding="utf-8")
+    return len(pairs)

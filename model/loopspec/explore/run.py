@@ -1,0 +1,47 @@
+"""One exploration of a scope: the search, the coverage it reached, the summary.
+
+:func:`explore` runs :func:`loopspec.statespace.search.breadth_first` over the exploration space
+(in this process, or partitioned over worker processes by :mod:`.parallel`) and returns an
+:class:`Exploration`: the counts, the lifecycle-table rows and row pairs reached (with shortest
+witnesses), and the first broken invariant with its shortest command sequence, if any.
+"""
+
+from __future__ import annotations
+
+import time
+
+from loopspec.explore.invariants import Problem
+from loopspec.explore.result import Counterexample, Exploration
+from loopspec.explore.space import ExplorationSpace
+from loopspec.statespace.pairs import RowPairs
+from loopspec.statespace.scope import Scope
+from loopspec.statespace.search import breadth_first
+
+
+def explore(
+    scope: Scope,
+    *,
+    classes: bool = True,
+    workers: int = 1,
+    max_states: int | None = None,
+    seconds: float | None = None,
+) -> Exploration:
+    """Search every execution of ``scope``, checking every invariant on every transition."""
+    if workers > 1:
+        from loopspec.explore.parallel import explore_parallel
+
+        return explore_parallel(scope, workers, classes=classes, max_states=max_states, seconds=seconds)
+    started, cpu = time.perf_counter(), time.process_time()
+    pairs = RowPairs(scope.depth)
+    deadline = None if seconds is None else started + seconds
+    out = breadth_first(ExplorationSpace(scope, classes=classes), scope.depth, arrive=pairs.arrive,
+                        max_states=max_states, deadline=deadline)
+    found = None
+    if out.found is not None:
+        assert isinstance(out.found.problem, Problem)
+        found = Counterexample(out.found.path, out.found.problem)
+    return Exploration(
+        scope, out.states, out.transitions, out.commands, out.depth, tuple(out.levels), out.complete, out.closed,
+        time.perf_counter() - started, time.process_time() - cpu, 1, pairs.row_witnesses(), pairs.pair_witnesses(),
+        found,
+    )

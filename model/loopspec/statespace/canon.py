@@ -1,0 +1,75 @@
+"""The canonical key of an agent state, with symmetry reduction over message ids.
+
+Two agents with equal keys behave the same under every future command sequence (up to renaming
+ids and to the numbers the log counts with), so a search visits one of them.  The key holds:
+
+* the phase, both inbox lists and the running turn (step number, open step, abort cause, latched
+  wake, the reason the steps set, the claimed batch, the open step's tool calls) — what the table's
+  guards and effects read;
+* of the log, only what a future command reads: whether it ends with ``session/end-seed`` (a restart
+  writes no second marker, REPAIR-2).  A restart also reads the open turn, step and pending tool
+  calls and folds the inbox and the turn count out of the log; the explorer checks at every state
+  that those equal the running turn, the inbox and the turn count (replay equals live state), so
+  they are already in the key.
+
+It leaves out what only *numbers* the future: the turn counter (turn numbers are session-global
+and only compared for succession, TURN-1), ``seq`` (the log's length, LOG-2) and ``time`` (the
+log's clock; the only rule reading it compares a closer's time with the event before, REPAIR-3).
+
+**Symmetry.**  The alphabet treats every message id alike and the model never looks into an id
+(data independence), so states equal up to a renaming of ids behave alike.  :class:`Renaming`
+numbers ids by first appearance while the key is built; a message becomes ``(number, text)``,
+the texts being id-free by construction of the alphabet.  Renamed states get equal keys, and
+states with equal keys are renamings of each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+from loopspec.data.messages import Messages, UserMessage
+from loopspec.loop.records import END_SEED
+from loopspec.loop.state import Agent
+
+
+class Renaming:
+    """Message ids numbered by first appearance; with ``symmetric=False`` ids are kept as they are."""
+
+    __slots__ = ("numbers", "symmetric")
+
+    def __init__(self, symmetric: bool = True) -> None:
+        self.symmetric = symmetric
+        self.numbers: dict[str, int] = {}
+
+    def id(self, value: str) -> Hashable:
+        if not self.symmetric:
+            return value
+        number = self.numbers.get(value)
+        if number is None:
+            number = self.numbers[value] = len(self.numbers)
+        return number
+
+    def message(self, m: UserMessage) -> Hashable:
+        if not self.symmetric:
+            return m
+        return (self.id(m.id.value), m.text)
+
+    def messages(self, ms: Messages) -> tuple[Hashable, ...]:
+        return tuple(self.message(m) for m in ms)
+
+
+def agent_key(agent: Agent, names: Renaming) -> Hashable:
+    """The agent's part of a state key (see the module docstring for what is in and out)."""
+    inbox = agent.inbox
+    # First appearance order: next-turn, next-step, then the claimed batch.
+    lanes = (names.messages(inbox.next_turn), names.messages(inbox.next_step))
+    run = agent.running
+    running: Hashable = None
+    if run is not None:
+        running = (
+            run.step, run.step_open, run.aborted, run.wake_requested, run.turn_ends, names.messages(run.batch),
+            tuple(started for _, started in run.calls), run.announced, run.ended, run.normal_exit, run.failure,
+        )
+    events = agent.log.events
+    marked = bool(events) and events[-1].type == END_SEED
+    return (agent.phase, lanes, running, marked)

@@ -1,0 +1,55 @@
+"""The model alone as a search space, and the shortest witness of every row pair of a scope.
+
+:class:`ModelSpace` steps the agent (:func:`loopspec.loop.agent.step`) over a scope's alphabet and
+keys states by :func:`.canon.agent_key`; refused commands lead nowhere.  It checks nothing — the
+invariants and the log checker are added one layer up (:mod:`loopspec.explore`) — which is what
+lets the conformance suite (:mod:`loopspec.vectors`) call :func:`shortest_witnesses`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+
+from loopspec.data.errors import CommandRefused
+from loopspec.loop.agent import step
+from loopspec.loop.state import Agent
+from loopspec.statespace.alphabet import Alphabet
+from loopspec.statespace.canon import Renaming, agent_key
+from loopspec.statespace.pairs import Commands, Pair, RowPairs
+from loopspec.statespace.scope import Scope
+from loopspec.statespace.search import Edge, breadth_first
+
+
+class ModelSpace:
+    """Agents reachable by a scope's commands, keyed up to renaming ids."""
+
+    def __init__(self, scope: Scope, *, classes: bool = True) -> None:
+        self.alphabet = Alphabet(scope, classes=classes)
+
+    def root(self) -> Agent:
+        return Agent()
+
+    def key(self, state: Agent) -> Hashable:
+        return agent_key(state, Renaming())
+
+    def expand(self, state: Agent) -> Iterator[Edge[Agent]]:
+        names = Renaming()
+        agent_key(state, names)  # the ids the key mentions: the others are interchangeable
+        for command, size in self.alphabet.entries(state, names.numbers):
+            try:
+                transition = step(state, command)
+            except CommandRefused:
+                yield Edge(command, size, None, None)
+                continue
+            yield Edge(command, size, transition.agent, self.key(transition.agent), transition.fired)
+
+
+def shortest_witnesses(scope: Scope) -> dict[Pair, Commands]:
+    """For every row pair reachable within ``scope``, a shortest command sequence firing it.
+
+    The last command of a witness fires the pair's second row right after its first (the first
+    may be fired by the command before).  Deterministic: same scope, same witnesses.
+    """
+    pairs = RowPairs(scope.depth)
+    breadth_first(ModelSpace(scope), scope.depth, arrive=pairs.arrive)
+    return pairs.pair_witnesses()

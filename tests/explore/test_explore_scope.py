@@ -1,0 +1,48 @@
+"""``loopspec explore`` exhausts the profile's scope with every invariant holding, and reaches every row and pair.
+
+The exploration checks on every transition the four headline invariants (a claim is an ownership
+transfer, CLAIM-1 … CLAIM-5, DECIDE-1; a rejection is balanced and opens no step, DECIDE-5; ids are
+unique across both lists, DATA-5; replay equals the live state, FOLD-5, REPAIR-1, REPAIR-4), the log
+checker's rules on every log the model writes, emission order (NOTIFY-2, NOTIFY-4, CLAIM-4,
+STATUS-1), the coordinate rules of public edits (NORM-1 … NORM-5, SPLICE-1, SPLICE-8) and that no
+command raises anything but a rule refusal.  Under ``ci`` the scope reaches every lifecycle-table
+row (INPUT-4: the table is all live) and every row pair that a strictly larger scope reaches.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from explore.profile_scope import SCOPE_NAME, profile_exploration
+from loopspec.loop.table import TABLE
+from loopspec.statespace.model_space import shortest_witnesses
+from loopspec.statespace.scope import SCOPES, Scope
+
+INVARIANT_RULES = (
+    "CLAIM-1", "CLAIM-4", "CLAIM-5", "DECIDE-1", "DECIDE-5", "DATA-5", "FOLD-5", "REPAIR-1", "REPAIR-4",
+    "NOTIFY-2", "NOTIFY-4", "STATUS-1", "NORM-1", "NORM-2", "NORM-3", "NORM-5", "SPLICE-1", "SPLICE-8",
+)
+
+
+@pytest.mark.rule(*INVARIANT_RULES)
+def test_the_profile_scope_is_exhausted_and_every_invariant_holds() -> None:
+    result = profile_exploration()
+    assert result.counterexample is None, result.counterexample
+    assert result.complete, "the scope was not searched to its depth bound"
+    assert result.depth == SCOPES[SCOPE_NAME].depth or result.closed
+    assert result.states == sum(result.levels)
+    assert result.levels[0] == 1
+
+
+@pytest.mark.rule("INPUT-4")
+def test_the_ci_scope_fires_every_row_and_every_reachable_pair() -> None:
+    """Every row fires; and a larger scope (one command deeper, one id more) reaches no further pair."""
+    if SCOPE_NAME == "dev":
+        pytest.skip("the dev scope is too small to fire every row; run with HYPOTHESIS_PROFILE=ci")
+    result = profile_exploration()
+    assert not result.missing_rows(), result.missing_rows()
+    scope = SCOPES[SCOPE_NAME]
+    for larger in (Scope(scope.ids, scope.depth + 1), Scope(scope.ids + 1, scope.depth)):
+        beyond = set(shortest_witnesses(larger)) - set(result.pairs)
+        assert not beyond, f"{larger.label()} reaches row pairs the scope does not: {sorted(beyond)}"
+    assert len({row.key for row in TABLE}) == len(result.rows)
