@@ -21,6 +21,7 @@ from conftest import REPO
 from loopspec.check import CheckOptions, check_file
 from loopspec.check.manifest import Expectation, load_manifest
 from loopspec.rules.catalogue import load_spec
+from loopspec.vectors.rule_cases.observability import NOT_OBSERVABLE
 from loopspec.vectors.suite import row_cases, rule_cases, walk_cases
 
 EXAMPLES = load_manifest(REPO / "examples" / "logs" / "manifest.json")
@@ -63,8 +64,10 @@ def test_every_live_rule_has_an_invalid_live_stream_check_live_flags() -> None:
 def test_every_commands_rule_has_a_vector_case() -> None:
     """The suite ``loopspec vectors generate`` writes by default (seed 0, 20 walks), built in-process."""
     cases = rule_cases() + row_cases(0) + walk_cases(0, 20)
-    missing = _unhonoured("commands", {rule for case in cases for rule in case.rules})
-    assert not missing, f"rules marked 'commands' that no vector case names: {missing}"
+    # Issue 11's allowance: a rule the protocol cannot show broken is listed, with its reason, in the
+    # suite manifest's notObservable instead (loopspec.vectors.rule_cases.observability).
+    missing = _unhonoured("commands", {rule for case in cases for rule in case.rules} | set(NOT_OBSERVABLE))
+    assert not missing, f"rules marked 'commands' that no vector case names or explains: {missing}"
 
 
 def test_the_checks_above_can_fail() -> None:

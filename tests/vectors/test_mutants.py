@@ -1,13 +1,18 @@
-"""The oracle catches bugs: every mutant in ``tests/vectors/mutants`` is found by ``drive`` and by the vectors.
+"""The oracle catches bugs: the generated suite alone kills every mutant in ``tests/vectors/mutants``.
 
 A mutant is the reference model with one realistic bug (see ``tests/vectors/mutants/catalogue.py``); each
-test case names the rule its mutant breaks.  For each one:
+test case names the rule its mutant breaks, and every rule the protocol can show broken has one (rules it
+cannot show are listed with the reason in ``loopspec.vectors.rule_cases.observability``).  For each one:
 
-* ``drive`` (Hypothesis, the loaded profile's example and step counts) finds a disagreement, shrinks
-  it to at most :data:`MAX_SHRUNK` commands, and the first differing observation of the shrunk
-  sequence is the bug's hallmark (the mutant's witness predicate);
 * ``vectors run`` over a freshly generated suite fails, every failing case first differs in the
-  bug's hallmark, and when the suite has cases written for the broken rule, one of them fails.
+  bug's hallmark (the mutant's witness predicate, over the first differing observation or state),
+  and one of the cases written by hand for the broken rule is among the failures;
+* mutants whose bug only moves notifications among the durable records or changes event times
+  (``needs="v2"``) are invisible to protocol v1's observation (a test here shows that each of
+  them changes only the emission order or the times of its rule's case) and are killed by v2's:
+  ``nextSeq`` compared exactly, and the audit of the time policy, the log and the live checker;
+* ``drive`` finds the first mutants and shrinks each to a short sequence that differs in its
+  hallmark (``test_mutant_drive.py`` shows that ``drive`` finds every mutant without the suite).
 
 Mutants run in-process (``InProcessAdapter``) for speed; one test launches a mutant by file path as
 a real adapter program, the way the README documents it.
@@ -28,24 +33,34 @@ from hypothesis import settings
 from conftest import REPO
 from loopspec.data.messages import UserMessage
 from loopspec.loop import commands as cmd
+from loopspec.loop.agent import step
+from loopspec.loop.state import Agent
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.adapter.client import InProcessAdapter, SubprocessAdapter
-from loopspec.vectors.adapter.reference import ModelHandler
-from loopspec.vectors.codec import encode_command
+from loopspec.vectors.codec import decode_command, encode_command
 from loopspec.vectors.drive import drive
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.observation import observation_difference
+from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
+from loopspec.vectors.reference_model import Claim
+from loopspec.vectors.rule_cases.observability import NOT_OBSERVABLE
 from loopspec.vectors.runner import run_suite
-from loopspec.vectors.suite import generate
-from vectors.mutants.catalogue import MUTANTS, handler
-from vectors.mutants.handler import Mutant
+from loopspec.vectors.suite import generate, rule_cases
+from vectors.mutants.catalogue import FIRST, MUTANTS, handler
+from vectors.mutants.handler import Mutant, installed
 
 MAX_SHRUNK = 8
 FIND_BUDGET = 60.0  # seconds to find a disagreement; every mutant needs well under 5 s
 SHRINK_BUDGET = 10.0  # seconds of Hypothesis shrinking (room for a loaded machine); a greedy deletion pass follows
 LAUNCHER = REPO / "tests" / "vectors" / "mutants" / "run.py"
+AUDIT = "what the adapter wrote breaks rules the observations do not compare"
 
-MUTANT_CASES = [pytest.param(m, id=m.name, marks=pytest.mark.rule(m.rule)) for m in MUTANTS]
+
+def mutant_param(mutant: Mutant) -> object:
+    return pytest.param(mutant, id=mutant.name, marks=[pytest.mark.rule(mutant.rule)])
+
+
+MUTANT_CASES = [mutant_param(m) for m in MUTANTS]
+V2_MUTANTS = [pytest.param(m, id=m.name, marks=pytest.mark.rule(m.rule)) for m in MUTANTS if m.needs == "v2"]
 
 
 def adapter_for(mutant: Mutant) -> InProcessAdapter:
@@ -53,15 +68,19 @@ def adapter_for(mutant: Mutant) -> InProcessAdapter:
 
 
 def first_differing(mutant: Mutant, commands: Sequence[Json]) -> tuple[Json, Json] | None:
-    """Replay encoded commands on the model (reference handler) and the mutant; the first pair that differs."""
-    reference = InProcessAdapter(ModelHandler().handle)
+    """Replay encoded commands on the model and the mutant: the first observations that differ, or else
+    the first states after a command that differ (as ``{"state": ...}``), or None."""
+    agent = Agent()
     bugged = adapter_for(mutant)
     for command in commands:
-        expected, actual = reference.command(command), bugged.command(command)
-        assert isinstance(expected, dict)
+        agent, expected = observe(agent, decode_command(command))
+        actual = bugged.command(command)
         assert isinstance(actual, dict)
         if observation_difference(expected, actual) is not None:
             return expected, actual
+        expected_state, actual_state = state_of(agent), bugged.state()
+        if first_difference(expected_state, actual_state) is not None:
+            return {"state": expected_state}, {"state": actual_state}
     return None
 
 
@@ -73,27 +92,94 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Json]:
 
 @pytest.mark.rule(*sorted({m.rule for m in MUTANTS}))
 def test_catalogue_is_sound() -> None:
-    """At least twelve mutants, distinct names and patches, each naming a rule of the spec."""
-    known = {r.id for r in load_spec().rules}
-    assert len(MUTANTS) >= 12
+    """Sixty mutants or more, distinct names, one behaviour each, at least one per observable rule."""
+    known = set(load_spec().ids())
+    assert len(MUTANTS) >= 60
     assert len({m.name for m in MUTANTS}) == len(MUTANTS)
-    assert all(len(m.patches) == 1 for m in MUTANTS)  # one behaviour changed (one module attribute)
     for mutant in MUTANTS:
         assert mutant.rule in known, mutant.name
+        assert mutant.needs in (None, "v2"), mutant.name
+        # One behaviour: one attribute, or two when it spans two places (a claim moved elsewhere).
+        targets = [(id(p.module), p.name) for p in mutant.patches]
+        assert 1 <= len(targets) <= 2, mutant.name
+        assert len(set(targets)) == len(targets), mutant.name
+    observable = known - set(NOT_OBSERVABLE)
+    assert observable - {m.rule for m in MUTANTS} == set(), "observable rules without a mutant"
+    assert not {m.rule for m in MUTANTS} & set(NOT_OBSERVABLE), "a mutant for a rule said to be unobservable"
 
 
-@pytest.mark.parametrize("mutant", MUTANT_CASES)
+@pytest.mark.parametrize("mutant", [pytest.param(m, id=m.name) for m in MUTANTS])
 def test_patches_never_leak_into_the_model(mutant: Mutant) -> None:
     """After a mutant served a command the model's functions are its own again (the oracle stays sound)."""
     patched = [(p.module, p.name) for m in MUTANTS for p in m.patches]
     before = [getattr(module, name) for module, name in patched]
     adapter = adapter_for(mutant)
     adapter.command(encode_command(cmd.followup(UserMessage.create("a"))))
+    adapter.state()
     after = [getattr(module, name) for module, name in patched]
     assert all(b is a for b, a in zip(before, after, strict=True))
 
 
 @pytest.mark.parametrize("mutant", MUTANT_CASES)
+def test_vectors_fail_the_mutant_on_its_hallmark(mutant: Mutant, suite: tuple[Path, Json]) -> None:
+    directory, manifest = suite
+    report = run_suite(directory, lambda: adapter_for(mutant), io.StringIO())
+    failed = [r for r in report.results if r.status != "pass" and r.reason != "outside-profile"]
+    assert failed, f"{mutant.name} passed the whole suite"
+    assert all(r.status == "fail" for r in failed)  # run, not skipped: the adapter never died
+    paths = {str(e["id"]): str(e["path"]) for e in manifest["cases"]}  # type: ignore[attr-defined]
+    for result in failed:
+        if result.detail.startswith(AUDIT):  # every observation matched; the audit names the rule
+            assert mutant.needs == "v2", f"{result.id}: {result.detail}"
+            continue
+        case = json.loads((directory / paths[result.id]).read_text(encoding="utf-8"))
+        pair = first_differing(mutant, [s["command"] for s in case["steps"]])
+        assert pair is not None, f"{result.id}: {result.detail}"
+        assert mutant.differs(*pair), f"{result.id}: {result.detail}"
+    # A case written by hand for the broken rule catches it: the rule's coverage is real.  (A mutant
+    # serves the full profile; the claim cases of the inbox profile are not run for it.)
+    full = {str(e["id"]) for e in manifest["cases"] if "full" in e["profiles"]}  # type: ignore[attr-defined]
+    written_for_rule = {spec.path for spec in rule_cases() if mutant.rule in spec.rules} & full
+    assert written_for_rule, f"no hand-written case names {mutant.rule}"
+    assert {r.id for r in failed} & written_for_rule, f"no case written for {mutant.rule} failed"
+
+
+def _v1(observation: Json) -> Json:
+    """What protocol v1 observed: the notifications without ``nextSeq``."""
+    notes = observation.get("notifications")
+    if not isinstance(notes, list):
+        return observation
+    return {**observation, "notifications": [{k: v for k, v in n.items() if k != "nextSeq"} for n in notes]}
+
+
+def _trace(agent: Agent, command: cmd.Command) -> tuple[Agent, list[tuple[str, object]]]:
+    """The step's emission order (type and, for an event, its time): what protocol v2 adds to an observation."""
+    transition = step(agent, command)
+    return transition.agent, [(item.type, getattr(item, "time", None)) for item in transition.trace]
+
+
+@pytest.mark.parametrize("mutant", V2_MUTANTS)
+def test_v2_mutants_change_what_only_v2_observes(mutant: Mutant) -> None:
+    """On a case written for its rule, a v2 mutant's v1 observations all agree with the model's while the
+    emission order or the event times differ: a real bug that only v2's observation exposes."""
+    moved = False
+    agent_cases = (s for s in rule_cases() if not any(isinstance(c, Claim) for c in s.commands))
+    for spec in (s for s in agent_cases if mutant.rule in s.rules):
+        model, bugged = Agent(), Agent()
+        for command in spec.commands:
+            assert not isinstance(command, Claim)
+            _, expected = observe(model, command)
+            with installed(mutant.patches):
+                _, actual = observe(bugged, command)
+            assert observation_difference(_v1(expected), _v1(actual)) is None, spec.path
+            model, wanted = _trace(model, command)
+            with installed(mutant.patches):
+                bugged, got = _trace(bugged, command)
+            moved = moved or wanted != got
+    assert moved, f"{mutant.name} changes nothing on the cases written for {mutant.rule}"
+
+
+@pytest.mark.parametrize("mutant", [pytest.param(m, id=m.name, marks=pytest.mark.rule(m.rule)) for m in FIRST])
 def test_drive_finds_and_shrinks_the_bug(mutant: Mutant) -> None:
     profile = settings()
     # The bar is the ci budget (500 examples of 50 steps); a lighter profile must not make a
@@ -107,28 +193,6 @@ def test_drive_finds_and_shrinks_the_bug(mutant: Mutant) -> None:
     pair = first_differing(mutant, [encode_command(c) for c in report.commands])
     assert pair is not None, report.disagreement
     assert mutant.differs(*pair), f"{report.disagreement}\nexpected {pair[0]}\nactual   {pair[1]}"
-
-
-@pytest.mark.parametrize("mutant", MUTANT_CASES)
-def test_vectors_fail_the_mutant_on_its_hallmark(mutant: Mutant, suite: tuple[Path, Json]) -> None:
-    directory, manifest = suite
-    report = run_suite(directory, lambda: adapter_for(mutant), io.StringIO())
-    failed = [r for r in report.results if r.status != "pass" and r.reason != "outside-profile"]
-    assert failed, f"{mutant.name} passed the whole suite"
-    assert all(r.status == "fail" for r in failed)  # run, not skipped: the adapter never died
-    paths = {str(e["id"]): str(e["path"]) for e in manifest["cases"]}  # type: ignore[attr-defined]
-    for result in failed:
-        case = json.loads((directory / paths[result.id]).read_text(encoding="utf-8"))
-        pair = first_differing(mutant, [step["command"] for step in case["steps"]])
-        assert pair is not None, f"{result.id}: {result.detail}"
-        assert mutant.differs(*pair), f"{result.id}: {result.detail}"
-    # Cases written by hand for the broken rule (rules checkable from commands have them) must
-    # catch it; table-row cases also list rules, but only the rules of their row.
-    by_hand = {str(e["id"]) for e in manifest["cases"]  # type: ignore[attr-defined]
-               if e["kind"] == "rule" and "full" in e["profiles"]}  # a mutant serves the full profile
-    written_for_rule = set(manifest["rules"].get(mutant.rule, [])) & by_hand  # type: ignore[attr-defined]
-    if written_for_rule:
-        assert {r.id for r in failed} & written_for_rule, f"no case written for {mutant.rule} failed"
 
 
 @pytest.mark.rule("CLAIM-4")

@@ -100,8 +100,9 @@ def test_cases_validate_and_match_the_manifest(suite: Path) -> None:
     manifest = json.loads((suite / "manifest.json").read_text())
     assert manifest["format"] == "loopspec-suite/2"
     assert manifest["protocol"] == "loopspec-adapter/2"
-    # count walks for the full profile and as many for each partial one (inbox, loop)
-    assert manifest["counts"]["cases"] == len(manifest["cases"]) == len(rule_cases()) + len(TABLE) + 3 * 8
+    counts = manifest["counts"]
+    # count walks for the full profile and as many for each partial one (inbox, loop), and the pairs
+    assert counts["cases"] == len(manifest["cases"]) == len(rule_cases()) + len(TABLE) + 3 * 8 + counts["pair"]
     for entry in manifest["cases"]:
         data = (suite / entry["path"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == entry["sha256"]

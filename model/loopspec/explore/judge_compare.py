@@ -110,11 +110,13 @@ def _number(value: object) -> object:
 
 
 def same_json(a: object, b: object) -> bool:
-    """JSON equality with JavaScript numbers: ``1 == 1.0``, but a boolean is never a number."""
+    """JSON equality of numbers and values, but a boolean is never a number, and an integer token
+    is never the same as ``1.0``: the real writer never writes an integral float (decisions.md G3),
+    so a log that does was not written by any run."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
+        return a == b and type(a) is type(b)
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):

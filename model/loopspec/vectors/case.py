@@ -171,3 +171,72 @@ def all_of(*probes: Probe) -> Probe:
         return next((c for c in (p(obs, state) for p in probes) if c is not None), None)
 
     return probe
+
+
+def _event(obs: Sequence[Json], index: int, event: int) -> Json | None:
+    events = _step(obs, index).get("events")
+    if not isinstance(events, list) or not -len(events) <= event < len(events):
+        return None
+    found = events[event]
+    return found if isinstance(found, dict) else None
+
+
+def _note(obs: Sequence[Json], index: int, note: int) -> Json | None:
+    notes = _step(obs, index).get("notifications")
+    if not isinstance(notes, list) or not -len(notes) <= note < len(notes):
+        return None
+    found = notes[note]
+    return found if isinstance(found, dict) else None
+
+
+def envelope(index: int, event: int, key: str, expected: object) -> Probe:
+    """An envelope key of one event (``seq``, ``surfaceOp``, …; ``"<absent>"`` for a missing key)."""
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        found = _event(obs, index, event)
+        if found is None:
+            return f"step {index} has no event {event}"
+        got = found.get(key, "<absent>")
+        return None if got == expected else f"step {index} event {event} {key} should be {expected!r}, got {got!r}"
+
+    return probe
+
+
+def event_payload(index: int, event: int, expected: object) -> Probe:
+    """One event's whole ``data``."""
+    return envelope(index, event, "data", expected)
+
+
+def event_keys(index: int, event: int, *keys: str) -> Probe:
+    """Exactly these envelope keys on one event."""
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        found = _event(obs, index, event)
+        got = sorted(found) if found is not None else None
+        return None if got == sorted(keys) else f"step {index} event {event} keys should be {sorted(keys)}, got {got}"
+
+    return probe
+
+
+def note_data(index: int, note: int, key: str, expected: object) -> Probe:
+    """A key of one notification (``"<absent>"`` for a missing key)."""
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        found = _note(obs, index, note)
+        if found is None:
+            return f"step {index} has no notification {note}"
+        got = found.get(key, "<absent>")
+        if got == expected:
+            return None
+        return f"step {index} notification {note} {key} should be {expected!r}, got {got!r}"
+
+    return probe
+
+
+def note_ids(index: int, *ids: str) -> Probe:
+    """The ids of the messages the step's notifications carry, in emission order."""
+    def probe(obs: Sequence[Json], _: Json) -> str | None:
+        notes = _step(obs, index).get("notifications")
+        got = None
+        if isinstance(notes, list):
+            got = [n["message"]["id"] for n in notes if isinstance(n, dict) and isinstance(n.get("message"), dict)]
+        return None if got == list(ids) else f"step {index} notification messages should be {list(ids)}, got {got}"
+
+    return probe

@@ -5,15 +5,25 @@ accepts there (the await point's answer is the likeliest), plus edits and sends 
 now and then, an answer for the wrong phase (INPUT-4) or an id that is already pending
 (SPLICE-3).  Choices go through a :class:`Chooser`, so the same generator runs on a seeded
 ``random.Random`` (``vectors generate``) and on Hypothesis draws (``drive``, which then shrinks).
+
+Rare paths without luck: ``drive`` hands the generators of one example a :class:`.swarm.Swarm`, a
+mix of the choices below for that example (a theme per group of spec areas, one option favoured,
+some left out), and about a quarter of the commands follow a *hint* (:mod:`.command_hints`): an
+input the spec makes interesting in the agent's current state (the abort window, a long turn, a
+listener chain, a long list, a pending id).  Every choice is named (:meth:`Generator.choose`) so a
+swarm can weigh it; without a swarm the plain mix applies.  A few options serve rare rules
+directly: an id that differs from a pending one only by case (DATA-1), a replacement keeping the
+replaced id (SPLICE-9), a drop of an id another listener adds (DECIDE-3), splice coordinates
+relative to the edited list and an edit on the fuller list (NORM).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
@@ -22,16 +32,41 @@ from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
 from loopspec.loop.table import DECIDING, STEPPING, STOPPING
+from loopspec.vectors.command_hints import hinted
+
+if TYPE_CHECKING:  # the swarm module reads this module's option tuples
+    from loopspec.vectors.swarm import Swarm
 
 T = TypeVar("T")
 
 # A small id pool makes duplicates, same-id replacements and misses frequent (SPLICE-3, SPLICE-9).
 ID_POOL = ("a", "b", "c", "d", "e", "f")
-NUMBERS: tuple[JsNumber, ...] = (0, 1, 2, -1, -2, 3, 0.5, -0.5, math.nan, math.inf, -math.inf, -0.0, 10**20)
+NUMBERS: tuple[JsNumber, ...] = (0, 1, 2, -1, -2, 3, 0.5, -0.5, -1.5, math.nan, math.inf, -math.inf, -0.0, 10**20)
 TARGETS = (InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP)
 ANSWERS: Mapping[str, str] = MappingProxyType(
     {DECIDING: "decide", STEPPING: "step-result", STOPPING: "turn-stopping"})
 MENU = ("answer",) * 6 + ("send",) * 3 + ("edit",) * 2 + ("cancel", "restart", "wrong-answer")
+
+
+EDITS = ("append", "prepend", "splice", "replace", "remove", "clear")
+SENDS = ("followup", "steer", "inject", "send")
+RESULTS = ("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail",
+           "tool-call", "tool-call", "tool-start", "tool-result")
+LISTENERS = ("wrap", "wrap", "veto", "throw")
+ACTIONS = ("send", "send", "edit", "cancel")
+TRANSFORMS = ("keep", "drop-batch", "drop-first", "add", "replace", "drop-pool")
+ID_CHOICES = ("fresh", "fresh", "fresh", "fresh", "pool", "pending")
+PENDING_CHOICES = ("pending", "pending", "pool", "near-miss")
+REPLACEMENTS = ("new", "new", "new", "same-id")
+COUNTS = (0, 1, 2)
+LANES = ("fuller", "next-turn", "next-step")  # "fuller": the list holding more messages, where an edit does most
+RELATIVE = ("len", "-len", "len-1", "1-len")  # splice coordinates relative to the edited list's length
+AFTER_ABORT = ("answer", "answer", "send", "cancel", "edit")  # what an "answer" is once the turn is aborted
+HINT_CHOICES = ("plain", "plain", "plain", "hinted")  # how often a command follows a hint (.command_hints)
+
+
+COORDINATES = (*dict.fromkeys(repr(n) for n in NUMBERS), *RELATIVE)
+"""The names of the splice coordinates a swarm weighs: the special numbers, then the relative ones."""
 
 
 class Chooser(Protocol):
@@ -68,19 +103,31 @@ def message(mid: str, text: str = "", *, extra: bool = False) -> UserMessage:
     return UserMessage.from_json(body)
 
 
+def _near_miss(mid: MessageId) -> MessageId:
+    """An id that differs from ``mid`` only by letter case (DATA-1: ids are compared exactly)."""
+    return MessageId(mid.value.swapcase() if mid.value.swapcase() != mid.value else mid.value + "A")
+
+
 class Generator:
     """Builds commands; keeps a counter so fresh text distinguishes replacements."""
 
-    def __init__(self, chooser: Chooser, serial: int = 0) -> None:
+    def __init__(self, chooser: Chooser, serial: int = 0, swarm: Swarm | None = None) -> None:
         self.ch = chooser
         self.serial = serial
+        self.swarm = swarm
 
-    def msg(self, agent: Agent | None = None) -> UserMessage:
+    def choose(self, name: str, options: Sequence[T], labels: Sequence[str] | None = None) -> T:
+        """One of ``options`` (a choice of :data:`SWARM_CHOICES`), weighted by the swarm if there is one."""
+        return self.ch.pick(options if self.swarm is None else self.swarm.mix(name, options, labels))
+
+    def msg(self, agent: Agent | None = None, mid: str | None = None) -> UserMessage:
         self.serial += 1
         pending = [m.id.value for m in agent.inbox.next_turn + agent.inbox.next_step] if agent else []
         fresh = [i for i in ID_POOL if i not in pending] or list(ID_POOL)
         # Mostly a fresh id; sometimes any id of the pool, possibly one that is pending.
-        mid = self.ch.pick([*fresh, *fresh, *fresh, *ID_POOL])
+        how = self.choose("id", ID_CHOICES)
+        source = {"fresh": fresh, "pool": ID_POOL}.get(how) or pending or fresh
+        mid = mid or self.ch.pick(source)
         return message(mid, f"{mid}#{self.serial}", extra=self.ch.integer(0, 7) == 0)
 
     def msgs(self, agent: Agent | None, most: int) -> Messages:
@@ -88,26 +135,65 @@ class Generator:
 
     def pending_id(self, agent: Agent) -> MessageId:
         ids = [m.id for m in agent.inbox.next_turn + agent.inbox.next_step]
-        return self.ch.pick([*ids, *ids, MessageId(self.ch.pick(ID_POOL))])
+        how = self.choose("pending", PENDING_CHOICES) if ids else "pool"
+        if how == "pool":
+            return MessageId(self.ch.pick(ID_POOL))
+        found = self.ch.pick(ids)
+        return _near_miss(found) if how == "near-miss" else found
+
+    def lane(self, agent: Agent) -> InboxTarget:
+        how = self.choose("lane", LANES)
+        if how == "fuller":
+            inbox = agent.inbox
+            return InboxTarget.NEXT_STEP if len(inbox.next_step) > len(inbox.next_turn) else InboxTarget.NEXT_TURN
+        return InboxTarget(how)
+
+    def coordinate(self, length: int) -> JsNumber:
+        """A splice start or count: a special number (NaN, -0, fractions, infinities) or one relative to the list."""
+        relative: tuple[JsNumber, ...] = (length, -length, length - 1, 1 - length)
+        return self.choose("coordinate", (*NUMBERS, *relative), COORDINATES)
 
     def edit(self, agent: Agent) -> cmd.InboxEdit:
-        kind = self.ch.pick(tuple(EDITS))
-        target = self.ch.pick(TARGETS)
-        return EDITS[kind](self, agent, target)
+        kind = self.choose("edit", EDITS)
+        target = self.lane(agent)
+        if kind == "append":
+            return cmd.Append(target, self.msg(agent))
+        if kind == "prepend":
+            return cmd.Prepend(target, self.msg(agent))
+        if kind == "splice":
+            length = len(agent.inbox.lane(target))
+            return cmd.Splice(target, self.coordinate(length), self.coordinate(length), self.msgs(agent, 2))
+        if kind == "replace":
+            old = self.pending_id(agent)
+            keep = self.choose("replacement", REPLACEMENTS) == "same-id"
+            return cmd.Replace(old, self.msg(agent, old.value if keep else None))
+        if kind == "remove":
+            return cmd.Remove(self.pending_id(agent))
+        return cmd.Clear()
 
     def send(self, agent: Agent) -> cmd.Send:
-        kind = self.ch.pick(tuple(SENDS))
-        return SENDS[kind](self, self.msg(agent))
+        kind = self.choose("send", SENDS)
+        m = self.msg(agent)
+        if kind == "followup":
+            return cmd.followup(m)
+        if kind == "steer":
+            return cmd.steer(m)
+        if kind == "inject":
+            return cmd.inject(m)
+        return cmd.Send(m, self.ch.pick(TARGETS), self.ch.pick((False, True)))
 
     def cancel(self) -> cmd.Cancel:
         cause = self.ch.pick((cmd.USER_CAUSE, cmd.USER_CAUSE, freeze({"kind": "disposed"})))
         return cmd.Cancel(cause, self.ch.pick((False, True)))
 
     def action(self, agent: Agent) -> cmd.ListenerActionT:
-        return ACTIONS[self.ch.pick(("send", "send", "edit", "cancel"))](self, agent)
+        kind = self.choose("action", ACTIONS)
+        if kind == "send":
+            return self.send(agent)
+        return self.edit(agent) if kind == "edit" else self.cancel()
 
     def actions(self, agent: Agent, most: int) -> tuple[cmd.ListenerActionT, ...]:
-        return tuple(self.action(agent) for _ in range(self.ch.integer(0, most)))
+        return tuple(self.action(agent) for _ in range(min(self.choose("actions", COUNTS), most)))
 
     def decision(self, agent: Agent) -> ls.PreStepDecision:
         options: tuple[ls.PreStepDecision, ...] = (ls.Enter(self.msgs(agent, 2)), ls.Reject())
@@ -121,9 +207,11 @@ class Generator:
         return self.ch.pick(options)
 
     def listener(self, agent: Agent) -> ls.Listener:
-        return LISTENERS[self.ch.pick(("wrap", "wrap", "veto", "throw"))](self, agent)
-
-    def wrap(self, agent: Agent) -> ls.Wrap:
+        kind = self.choose("listener", LISTENERS)
+        if kind == "veto":
+            return ls.Veto(self.decision(agent), self.actions(agent, 1), self.when(agent))
+        if kind == "throw":
+            return ls.Throw("listener broke", self.actions(agent, 1), self.when(agent))
         batch = agent.running.batch if agent.running else ()
         transforms: tuple[ls.Transform, ...] = (
             ls.Keep(),
@@ -131,27 +219,26 @@ class Generator:
             ls.Drop(tuple(m.id for m in batch[:1])),
             ls.Add(self.msgs(agent, 1)),
             ls.Replace(self.decision(agent)),
+            ls.Drop((MessageId(self.ch.pick(ID_POOL)),)),  # maybe what an inner listener adds (DECIDE-3)
         )
+        chosen = self.choose("transform", transforms, TRANSFORMS)
         # DECIDE-9: actions that depend on what the rest of the chain decided.
-        return ls.Wrap(self.ch.pick(transforms), self.actions(agent, 1), self.actions(agent, 1),
+        return ls.Wrap(chosen, self.actions(agent, 1), self.actions(agent, 1),
                        self.actions(agent, 1), self.actions(agent, 1), self.when(agent))
 
     def answer(self, agent: Agent, which: str) -> cmd.Command:
-        return AWAIT_ANSWERS[which](self, agent)
-
-    def step_result(self, agent: Agent) -> cmd.StepResult:
-        kind = self.ch.pick(("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail",
-                             "tool-call", "tool-call", "tool-start", "tool-result"))
-        # The flags are always drawn, so a choice keeps its meaning while shrinking, and used
-        # only by the kind they belong to (StepResult refuses them elsewhere).
-        conclude, retry = self.ch.integer(0, 3) == 0, self.ch.pick((True, False))
-        started = self.ch.integer(0, 2) != 0
-        tools = kind == "tool-calls"
-        return cmd.StepResult(kind, self.msgs(agent, 1) if tools else (),
-                              conclude=conclude and tools, retry=retry and kind == "request-error",
-                              started=started or kind != "tool-call")
-
-    def turn_stopping(self, agent: Agent) -> cmd.TurnStopping:
+        if which == "decide":
+            return cmd.Decide(tuple(self.listener(agent) for _ in range(self.choose("listeners", COUNTS))))
+        if which == "step-result":
+            kind = self.choose("result", RESULTS)
+            # Both flags are always drawn, so a choice keeps its meaning while shrinking, and used
+            # only by the kind they belong to (StepResult refuses them elsewhere).
+            conclude, retry = self.ch.integer(0, 3) == 0, self.ch.pick((True, False))
+            started = self.ch.integer(0, 2) != 0
+            tools = kind == "tool-calls"
+            return cmd.StepResult(kind, self.msgs(agent, 1) if tools else (),
+                                  conclude=conclude and tools, retry=retry and kind == "request-error",
+                                  started=started or kind != "tool-call")
         raises = self.ch.pick((None, None, None, "turn-stopping listener broke"))
         return cmd.TurnStopping(self.actions(agent, 2), raises)
 
@@ -159,56 +246,26 @@ class Generator:
         """One command for ``agent``: usually valid for its phase, sometimes deliberately not."""
         # One menu for every phase, so a drawn choice keeps its meaning when the shrinker deletes
         # earlier commands; while idle there is no await point and "answer" means a send.
-        kind = self.ch.pick(MENU)
+        if self.choose("hint", HINT_CHOICES) == "hinted":
+            command = hinted(self, agent)
+            if command is not None:
+                return command
+        kind = self.choose("menu", MENU)
         answer = ANSWERS.get(agent.phase)
+        if kind == "answer" and agent.running is not None and agent.running.aborted is not None:
+            # An aborted turn ends at its next answer; what happens before that (redirected and
+            # latched sends, a clearing cancel, CANCEL-4) is reached only by not answering yet.
+            kind = self.choose("after-abort", AFTER_ABORT)
         if kind == "answer":
             kind = answer if answer is not None else "send"
-        return NEXT_COMMANDS[kind](self, agent)
-
-    def wrong_answer(self, agent: Agent) -> cmd.Command:
-        """An answer at the wrong await point: INPUT-4 refuses it."""
-        return self.answer(agent, self.ch.pick([a for p, a in ANSWERS.items() if p != agent.phase]))
-
-    def restart(self, agent: Agent) -> cmd.Command:
-        return cmd.Restart() if self.ch.integer(0, 2) == 0 else self.send(agent)
-
-
-# Each kind of command and its builder, in the order the choosers pick from (the first options
-# are where Hypothesis shrinks to, so the order is part of the generator's behaviour).
-EDITS: Mapping[str, Callable[[Generator, Agent, InboxTarget], cmd.InboxEdit]] = MappingProxyType({
-    "append": lambda g, agent, target: cmd.Append(target, g.msg(agent)),
-    "prepend": lambda g, agent, target: cmd.Prepend(target, g.msg(agent)),
-    "splice": lambda g, agent, target: cmd.Splice(target, g.ch.pick(NUMBERS), g.ch.pick(NUMBERS), g.msgs(agent, 2)),
-    "replace": lambda g, agent, _: cmd.Replace(g.pending_id(agent), g.msg(agent)),
-    "remove": lambda g, agent, _: cmd.Remove(g.pending_id(agent)),
-    "clear": lambda g, agent, _: cmd.Clear(),
-})
-SENDS: Mapping[str, Callable[[Generator, UserMessage], cmd.Send]] = MappingProxyType({
-    "followup": lambda _, m: cmd.followup(m),
-    "steer": lambda _, m: cmd.steer(m),
-    "inject": lambda _, m: cmd.inject(m),
-    "send": lambda g, m: cmd.Send(m, g.ch.pick(TARGETS), g.ch.pick((False, True))),
-})
-ACTIONS: Mapping[str, Callable[[Generator, Agent], cmd.ListenerActionT]] = MappingProxyType({
-    "send": Generator.send,
-    "edit": Generator.edit,
-    "cancel": lambda g, _: g.cancel(),
-})
-LISTENERS: Mapping[str, Callable[[Generator, Agent], ls.Listener]] = MappingProxyType({
-    "wrap": Generator.wrap,
-    "veto": lambda g, agent: ls.Veto(g.decision(agent), g.actions(agent, 1), g.when(agent)),
-    "throw": lambda g, agent: ls.Throw("listener broke", g.actions(agent, 1), g.when(agent)),
-})
-AWAIT_ANSWERS: Mapping[str, Callable[[Generator, Agent], cmd.Command]] = MappingProxyType({
-    "decide": lambda g, agent: cmd.Decide(tuple(g.listener(agent) for _ in range(g.ch.integer(0, 2)))),
-    "step-result": Generator.step_result,
-    "turn-stopping": Generator.turn_stopping,
-})
-NEXT_COMMANDS: Mapping[str, Callable[[Generator, Agent], cmd.Command]] = MappingProxyType({
-    "send": Generator.send,
-    "edit": Generator.edit,
-    "cancel": lambda g, _: g.cancel(),
-    "restart": Generator.restart,
-    "wrong-answer": Generator.wrong_answer,
-    **AWAIT_ANSWERS,
-})
+        if kind == "send":
+            return self.send(agent)
+        if kind == "edit":
+            return self.edit(agent)
+        if kind == "cancel":
+            return self.cancel()
+        if kind == "restart":
+            return cmd.Restart() if self.ch.integer(0, 2) == 0 else self.send(agent)
+        if kind == "wrong-answer":  # an answer at the wrong await point: INPUT-4 refuses it
+            return self.answer(agent, self.ch.pick([a for p, a in ANSWERS.items() if p != agent.phase]))
+        return self.answer(agent, kind)

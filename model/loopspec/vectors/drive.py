@@ -31,7 +31,7 @@ from loopspec.vectors.adapter.client import Adapter, AdapterFailure
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive_check import Checker, Expected, replay
-from loopspec.vectors.drive_draws import IntegerStrategies, command_for, draw_command
+from loopspec.vectors.drive_draws import IntegerStrategies, command_for, draw_command, draw_swarm
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observe, state_of
 from loopspec.vectors.profiles import PROFILES
@@ -156,7 +156,7 @@ def choose_profile(adapter: Adapter, wanted: str | None) -> str:
 def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
           time_budget: float | None = None, shrink_budget: float = 20.0, profile: str | None = None,
           progress: TextIO | None = None, lockstep: bool = False,
-          restart: Callable[[], Adapter] | None = None) -> DriveReport:
+          restart: Callable[[], Adapter] | None = None, shrink: bool = True) -> DriveReport:
     """Run up to ``examples`` sequences of up to ``steps`` commands, stopping after ``time_budget`` s.
 
     ``profile`` (default: the adapter's) limits the commands generated (:class:`ProfileMismatch`
@@ -164,23 +164,27 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
     overall budget); the final greedy deletion pass is bounded by its own replay count.
     Each example is sent as one pipelined batch (``lockstep``: one request at a time, as protocol
     v1 did; for benchmarks); ``restart`` starts a fresh adapter if one dies after a disagreement.
+    Without ``shrink`` the first failing sequence is reported as found, and ``examples`` is how
+    many examples it took to find it.  Each example draws its command mix first (:mod:`.swarm`).
     """
     name = choose_profile(adapter, profile)
     chosen = PROFILES[name]
     session = _Session(time_budget, shrink_budget, progress)
     checker = Checker(adapter, chosen, lockstep, restart)
     try:
-        return _drive(checker, session, examples, steps, seed, name)
+        return _drive(checker, session, examples, steps, seed, name, shrink)
     finally:
         checker.close()
 
 
-def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed: int, name: str) -> DriveReport:
+def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed: int, name: str,
+           shrink: bool) -> DriveReport:
     chosen = checker.profile
     strategies = IntegerStrategies()
+    phases = (Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate)
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
-              phases=(Phase.explicit, Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck),
+              phases=phases, suppress_health_check=list(HealthCheck),
               verbosity=Verbosity.quiet, report_multiple_bugs=False, print_blob=False)
     @hypothesis.seed(seed)
     @given(st.data())
@@ -189,10 +193,11 @@ def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed:
         session.tick(examples, checker.sent)
         model = initial(name)
         planned: list[Expected] = []
+        swarm = draw_swarm(data, strategies)  # this example's command mix, drawn first (shrinks toward plain)
 
         def plan() -> Expected:
             nonlocal model
-            command = draw_command(data, model, 10 * len(planned), name, strategies)
+            command = draw_command(data, model, 10 * len(planned), name, strategies, swarm)
             model, observation = observe(model, command)
             planned.append(Expected(command, encode_command(command), observation, chosen.state(state_of(model))))
             return planned[-1]
@@ -234,6 +239,9 @@ def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed:
         return _report(session, examples, name, commands=commands, adapter_failure=failure.report())
     if not session.failing:
         return _report(session, examples, name, stopped_by_budget=session.budget_hit)
+    if not shrink:  # as found: how many examples it took is the point
+        first = session.failing[0]
+        return _report(session, examples, name, commands=first, disagreement=session.messages[0])
     try:
         if session.lost is not None:
             raise session.lost[0]

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from loopspec.vectors.profile_gen import ProfileGenerator
 from loopspec.vectors.reference_model import Model, VectorCommand
+from loopspec.vectors.swarm import Swarm
 
 T = TypeVar("T")
 
@@ -48,7 +49,8 @@ class DrawChooser:
         return self.draw(self.integers(low, high))
 
 
-COMMAND_SPAN = 0x10005EC  # a label of our own for the span one command's choices make up
+COMMAND_SPAN = 0x10005EC  # labels of our own for the spans of one command's choices
+SWARM_SPAN = 0x10005ED  # and of an example's command mix
 
 
 class SpanChooser:
@@ -80,19 +82,37 @@ def fast_draws(data: st.DataObject) -> object | None:
 
 
 def draw_command(data: st.DataObject, model: Model, serial: int, profile: str,
-                 integers: Callable[[int, int], st.SearchStrategy[int]]) -> VectorCommand:
+                 integers: Callable[[int, int], st.SearchStrategy[int]], swarm: Swarm | None = None) -> VectorCommand:
     """One command: through :class:`SpanChooser` when possible, else as one ``command_for`` draw."""
     conjecture = fast_draws(data)
     if conjecture is None:
-        return data.draw(command_for(model, serial, profile, integers))
+        return data.draw(command_for(model, serial, profile, integers, swarm))
     conjecture.start_span(COMMAND_SPAN)  # type: ignore[attr-defined]
-    command = ProfileGenerator(SpanChooser(conjecture), profile, serial).next_command(model)
+    command = ProfileGenerator(SpanChooser(conjecture), profile, serial, swarm).next_command(model)
     conjecture.stop_span()  # type: ignore[attr-defined]
     return command
 
 
+def draw_swarm(data: st.DataObject, integers: Callable[[int, int], st.SearchStrategy[int]]) -> Swarm:
+    """An example's command mix (:class:`~loopspec.vectors.swarm.Swarm`), drawn before its commands."""
+    conjecture = fast_draws(data)
+    if conjecture is None:
+        return data.draw(swarms(integers))
+    conjecture.start_span(SWARM_SPAN)  # type: ignore[attr-defined]
+    swarm = Swarm.draw(SpanChooser(conjecture))
+    conjecture.stop_span()  # type: ignore[attr-defined]
+    return swarm
+
+
 @st.composite
 def command_for(draw: st.DrawFn, model: Model, serial: int, profile: str = "full",
-                integers: Callable[[int, int], st.SearchStrategy[int]] = st.integers) -> VectorCommand:
+                integers: Callable[[int, int], st.SearchStrategy[int]] = st.integers,
+                swarm: Swarm | None = None) -> VectorCommand:
     """One command as one Hypothesis draw, so the shrinker can delete or simplify it as a unit."""
-    return ProfileGenerator(DrawChooser(draw, integers), profile, serial).next_command(model)
+    return ProfileGenerator(DrawChooser(draw, integers), profile, serial, swarm).next_command(model)
+
+
+@st.composite
+def swarms(draw: st.DrawFn, integers: Callable[[int, int], st.SearchStrategy[int]] = st.integers) -> Swarm:
+    """An example's command mix, drawn first so it shrinks toward the plain generator's."""
+    return Swarm.draw(DrawChooser(draw, integers))

@@ -21,6 +21,7 @@ from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import TARGETS, Chooser, Generator
 from loopspec.vectors.reference_model import Claim, Model, VectorCommand
+from loopspec.vectors.swarm import Swarm
 
 EDITS = (cmd.Append, cmd.Prepend, cmd.Splice, cmd.Replace, cmd.Remove, cmd.Clear)
 CLAIM_TURNS = 3  # a few turn numbers: the claimed notifications must carry the one given
@@ -51,8 +52,8 @@ def without_edits(command: cmd.Command) -> cmd.Command | None:
 class ProfileGenerator:
     """The next command for a profile's model (an :class:`Agent`, or an :class:`InboxSession` for ``inbox``)."""
 
-    def __init__(self, chooser: Chooser, profile: str = "full", serial: int = 0) -> None:
-        self.gen = Generator(chooser, serial)
+    def __init__(self, chooser: Chooser, profile: str = "full", serial: int = 0, swarm: Swarm | None = None) -> None:
+        self.gen = Generator(chooser, serial, swarm)
         self.ch = chooser
         self.profile = profile
 

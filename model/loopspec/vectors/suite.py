@@ -1,21 +1,23 @@
 """``loopspec vectors generate``: a versioned, deterministic suite of vector cases.
 
-Three kinds of case, laid out as ``area/handler/case.json``:
+Four kinds of case, laid out as ``area/handler/case.json``:
 
-* **rule** — one hand-written case (at least) per spec rule checkable from ``commands``
-  (:mod:`.rule_cases.inbox`, :mod:`.rule_cases.loop`, :mod:`.rule_cases.decision`,
-  :mod:`.rule_cases.claim`);
+* **rule** — hand-written cases (:mod:`.rule_cases`), at least one per rule an adapter's
+  observations can show broken, each probed for its rule's hallmark when generated;
 * **row** — for every row of the lifecycle table, the shortest seeded random walk whose last
   command fires it (``lifecycle/<input>/<phase>-<guard>``);
 * **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``), and as many
   for each partial profile: walks of edits and claims for ``inbox`` (``random/inbox/walk-NNNN``),
-  walks without public edits for ``loop`` (``random/loop/walk-NNNN``).
+  walks without public edits for ``loop`` (``random/loop/walk-NNNN``);
+* **pair** — for every pair of consecutive table rows the model can produce and no case above
+  produces, the shortest witness found (``pairs/<row>/<row>``, :mod:`.row_pairs`).
 
 Each case lists the capability profiles that can run it.  Every case's observations are audited
 (time policy, log and live checker, :mod:`.audit`) when it is generated, so the model never ships
 a vector whose own log breaks a rule.  ``manifest.json`` records the suite format, protocol, spec
-version and digest, counts (also per profile), which cases cover which rule and row, and a sha256
-per case file.  Same seed and count, same bytes.
+version and digest, counts (also per profile), which cases cover which rule and row, the coverage
+of rules, rows and row pairs with what is left uncovered (:mod:`.coverage`), and a sha256 per case
+file.  Same seed and count, same bytes.
 """
 
 from __future__ import annotations
@@ -36,15 +38,14 @@ from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.audit import audit
 from loopspec.vectors.case import CaseSpec, build_case, case_text
 from loopspec.vectors.command_gen import Generator, RandomChooser
+from loopspec.vectors.coverage import coverage, pair_cases, pairs_of
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observe
 from loopspec.vectors.profile_gen import ProfileGenerator
 from loopspec.vectors.profiles import PROFILES
 from loopspec.vectors.reference_model import VectorCommand, initial
-from loopspec.vectors.rule_cases import claim as rule_cases_claim
-from loopspec.vectors.rule_cases import decision as rule_cases_decision
-from loopspec.vectors.rule_cases import inbox as rule_cases_inbox
-from loopspec.vectors.rule_cases import loop as rule_cases_loop
+from loopspec.vectors.row_pairs import reachable_pairs
+from loopspec.vectors.rule_cases import ALL_CASES
 
 SUITE_FORMAT = "loopspec-suite/2"
 WALK_STEPS = 12
@@ -56,7 +57,7 @@ class SuiteError(Exception):
 
 
 def rule_cases() -> tuple[CaseSpec, ...]:
-    return rule_cases_inbox.CASES + rule_cases_loop.CASES + rule_cases_decision.CASES + rule_cases_claim.CASES
+    return ALL_CASES
 
 
 def _walk(seed: str, steps: int) -> list[tuple[cmd.Command, tuple[str, ...]]]:
@@ -199,6 +200,13 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
     for spec, case in built:
         if spec.kind == "row" and spec.rows[0] not in _last_step_rows(case):
             raise SuiteError(f"{spec.path}: its last command no longer fires {spec.rows[0]}")
+    reachable = reachable_pairs()
+    for pair, spec in pair_cases([case for _, case in built], reachable):
+        case = build_case(spec)
+        if pair not in pairs_of(case):
+            raise SuiteError(f"{spec.path}: its commands no longer fire {pair[0]} followed by {pair[1]}")
+        built.append((spec, case))
+    for spec, case in built:
         _self_audit(spec.path, case)
     _prepare(out)
     entries: list[Json] = []
@@ -216,8 +224,7 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
             by_rule.setdefault(rule, []).append(spec.path)
         for row in _case_rows(case):
             by_row.setdefault(row, []).append(spec.path)
-    wanted = commands_rule_ids()
-    hand = {r for spec, _ in built if spec.kind == "rule" for r in spec.rules}
+    covers = coverage([spec for spec, _ in built], [case for _, case in built], reachable)
     manifest: Json = {
         "format": SUITE_FORMAT,
         "protocol": PROTOCOL,
@@ -228,10 +235,12 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
         "counts": {
             "cases": len(built),
             "negative": sum(1 for _, c in built if c["negative"]),
-            **{kind: sum(1 for s, _ in built if s.kind == kind) for kind in ("rule", "row", "walk")},
+            **{kind: sum(1 for s, _ in built if s.kind == kind) for kind in ("rule", "row", "walk", "pair")},
             "profiles": {name: sum(name in _profiles(c) for _, c in built) for name in PROFILES},
         },
-        "uncoveredRules": None if wanted is None else [r for r in wanted if r not in hand],
+        # Every rule ID of the catalogue that neither has a hand-written case nor a reason in coverage.
+        "uncoveredRules": covers["rules"]["uncovered"],  # type: ignore[index]
+        "coverage": covers,
         "rules": dict(sorted(by_rule.items())),
         "rows": {row.key: by_row.get(row.key, []) for row in TABLE},
         "cases": entries,

@@ -1,8 +1,22 @@
-"""The mutant catalogue: every deliberately wrong implementation, the rule it breaks, its hallmark."""
+"""The mutant catalogue: every deliberately wrong implementation, the rule it breaks, its hallmark.
+
+A mutant with ``needs="v2"`` moves a notification relative to the durable records, or an event's
+time, without changing either list: only protocol v2's observation can show it.
+"""
 
 from __future__ import annotations
 
-from vectors.mutants import inbox_bugs, lifecycle_bugs
+from vectors.mutants import (
+    decide_bugs,
+    edit_bugs,
+    end_bugs,
+    inbox_bugs,
+    lifecycle_bugs,
+    notify_bugs,
+    record_bugs,
+    restart_bugs,
+    turn_bugs,
+)
 from vectors.mutants import witnesses as w
 from vectors.mutants.handler import Mutant, MutantHandler
 
@@ -12,7 +26,7 @@ def _mutant(name: str, rule: str, bug: str, differs: w.Witness) -> Mutant:
     return Mutant(name, rule, bug, (patch,), differs)
 
 
-MUTANTS: tuple[Mutant, ...] = (
+FIRST: tuple[Mutant, ...] = (
     _mutant("reject-requeues-batch", "CLAIM-5", "a reject re-queues the claimed batch", w.requeued_on_reject),
     _mutant("claim-every-next-turn", "CLAIM-1", "a claim takes every next-turn message", w.claim_too_big),
     _mutant("claim-next-turn-always", "CLAIM-1", "later boundaries also claim a next-turn message",
@@ -35,6 +49,13 @@ MUTANTS: tuple[Mutant, ...] = (
             w.clear_order_swapped),
     _mutant("blocked-turn-chains", "CHAIN-2", "a blocked turn chains into the next turn", w.blocked_then_turn),
 )
+"""The first mutants, one per rule the first suite was known to catch (drive shrinks each of them)."""
+
+MUTANTS: tuple[Mutant, ...] = (
+    FIRST + edit_bugs.MUTANTS + notify_bugs.MUTANTS + turn_bugs.MUTANTS + decide_bugs.MUTANTS + end_bugs.MUTANTS
+    + restart_bugs.MUTANTS + record_bugs.MUTANTS
+)
+"""Every mutant: at least one per rule the protocol can show broken, over every area of the spec."""
 BY_NAME = {m.name: m for m in MUTANTS}
 
 

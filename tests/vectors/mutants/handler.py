@@ -2,9 +2,11 @@
 
 The bug is installed only *while the mutant handles a request* and removed right after, so a
 mutant can share a process with the model it is compared against (``InProcessAdapter``): the
-oracle never runs with a patch in place.  Patches replace a module attribute that the model looks
-up at call time (``loopspec.inbox.operations.claim``, ``loopspec.loop.agent.EFFECTS``, ...); the model's files
-are never edited.
+oracle never runs with a patch in place.  Patches replace an attribute that the model looks up at
+call time (``loopspec.inbox.operations.claim``, ``loopspec.loop.agent.EFFECTS``, the agent's table
+lookup ``rows_for`` and guard registry ``GUARDS``, a record's ``to_json``, ...); the model's files
+are never edited.  A mutant changes one behaviour, which takes one attribute or, when the behaviour
+spans two places (a claim moved from one command to another), two.
 """
 
 from __future__ import annotations
@@ -17,19 +19,21 @@ import attrs
 
 from loopspec.loop import agent as model_agent
 from loopspec.loop.effects import EFFECTS
+from loopspec.loop.guards import GUARDS, Guard
+from loopspec.loop.table import TABLE, Row
 from loopspec.loop.work import Work
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.reference_model import VectorCommand
 
 Effect = Callable[[Work, str], None]
+Witness = Callable[[Json, Json], bool]
 
 
 @attrs.frozen(eq=False)  # identity semantics: a replacement may be an unhashable mapping
 class Patch:
     """Replace ``module.name`` by ``replacement`` while a mutant handles a request."""
 
-    module: ModuleType
+    module: ModuleType | type
     name: str
     replacement: object
 
@@ -38,6 +42,31 @@ def effect_patch(replacements: Mapping[str, Effect]) -> Patch:
     """Swap named effects of the lifecycle table (the table's rows and guards stay the model's)."""
     effects: Mapping[str, Effect] = MappingProxyType({**EFFECTS, **replacements})
     return Patch(model_agent, "EFFECTS", effects)
+
+
+def guard_patch(replacements: Mapping[str, Guard]) -> Patch:
+    """Swap named guards of the lifecycle table (rows and effects stay the model's)."""
+    guards: Mapping[str, Guard] = MappingProxyType({**GUARDS, **replacements})
+    return Patch(model_agent, "GUARDS", guards)
+
+
+def table_patch(rewrite: Callable[[tuple[Row, ...]], tuple[Row, ...]]) -> Patch:
+    """Run the agent on a rewritten table (rows reordered, dropped, added or given other effects)."""
+    rows = rewrite(TABLE)
+
+    def rows_for(phase: str, input_name: str) -> tuple[Row, ...]:
+        return tuple(row for row in rows if row.phase == phase and row.input == input_name)
+
+    return Patch(model_agent, "rows_for", rows_for)
+
+
+def with_effects(key: str, effects: tuple[str, ...]) -> Callable[[tuple[Row, ...]], tuple[Row, ...]]:
+    """A table rewrite giving the row ``key`` other effects."""
+    def rewrite(table: tuple[Row, ...]) -> tuple[Row, ...]:
+        assert any(row.key == key for row in table), key
+        return tuple(attrs.evolve(row, effects=effects) if row.key == key else row for row in table)
+
+    return rewrite
 
 
 @contextmanager
@@ -57,24 +86,28 @@ class Mutant:
     """One realistic bug: the rule it breaks and how to recognise the observation it changes.
 
     ``differs`` is a predicate over the first differing command's expected (model) and actual
-    (mutant) observations; it says "this difference is the one my bug makes".
+    (mutant) observations — or ``{"state": ...}`` pairs when the observations agree and the states
+    after the command do not; it says "this difference is the one my bug makes".
     """
 
     name: str
     rule: str
     bug: str
     patches: tuple[Patch, ...]
-    differs: Callable[[Json, Json], bool]
+    differs: Witness
+    needs: str | None = None
+    """``"v2"`` when only protocol v2's observation (notification order, event times) shows the bug."""
 
 
 class MutantHandler(ModelHandler):
-    """The reference handler with the mutant's patches in place during each command."""
+    """The reference handler with the mutant's patches in place during each request."""
 
     def __init__(self, mutant: Mutant) -> None:
         super().__init__()
         self.mutant = mutant
         self.implementation = f"loopspec-mutant {mutant.name} (breaks {mutant.rule})"
 
-    def apply(self, command: VectorCommand) -> Json:
+    def handle(self, request: object) -> Json:
+        # The whole request, not only the command: some bugs are in how the state is reported.
         with installed(self.mutant.patches):
-            return super().apply(command)
+            return super().handle(request)

@@ -7,7 +7,6 @@ oracle caught the *right* thing and not some unrelated accident.
 
 from __future__ import annotations
 
-import collections
 import itertools
 from collections.abc import Callable
 
@@ -97,12 +96,10 @@ def duplicate_accepted(expected: Json, actual: Json) -> bool:
     def refused_dup(o: Json) -> bool:
         return o.get("code") == "SPLICE-3" or "is already pending" in str(o)
 
-    def inserted(o: Json) -> collections.Counter[str]:
-        messages = [m for s in splices(o) for m in s.get("inserted") or () if isinstance(m, dict)]  # type: ignore[attr-defined]
-        return collections.Counter(str(m.get("id")) for m in messages)
-
-    extra = inserted(actual) - inserted(expected)
-    return (refused_dup(expected) and not refused_dup(actual)) or bool(extra)
+    # Inside a listener the refusal may show only as an insertion the model did not write (an aborted
+    # turn ends aborted, not error), or the mutant accepts one duplicate and fails on a later one.
+    inserted = [sum(1 for s in splices(o) if "removedCount" not in s) for o in (expected, actual)]
+    return (refused_dup(expected) and not refused_dup(actual)) or inserted[1] > inserted[0]
 
 
 def zero_count_written(expected: Json, actual: Json) -> bool:

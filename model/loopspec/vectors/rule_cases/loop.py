@@ -39,7 +39,7 @@ CASES: tuple[CaseSpec, ...] = (
           (cmd.inject(m("i")), cmd.Send(m("n"), NT, False), cmd.inject(m("j")), cmd.steer(m("s"))),
           all_of(event_types(0, SPL), event_data(1, 0, "target", "next-turn"), event_data(2, 0, "start", 1),
                  event_types(3, SPL, TS, SPL, SPL), event_data(3, 0, "start", 2), note_types(1, INS))),
-    _case("input/followup/input-2-wake-from-idle", ("INPUT-2", "INPUT-1"),
+    _case("input/followup/input-2-wake-from-idle", ("INPUT-2", "INPUT-1", "LOG-9"),
           "A followup while idle inserts, emits status running, writes turn/start and claims, in one call.",
           (cmd.followup(m("a")),),
           all_of(event_types(0, SPL, TS, SPL), note_types(0, INS, STAT, CLM), final("phase", "deciding"))),
@@ -135,7 +135,7 @@ CASES: tuple[CaseSpec, ...] = (
            cmd.followup(m("b")), ENTER),
           all_of(event_types(3, TE), note_types(3, STAT), final("inbox", {"next-turn": ["b"], "next-step": []}),
                  final("phase", "idle"), value(3, None))),
-    _case("result/step-result/result-2-tool-calls-answered", ("RESULT-2",),
+    _case("result/step-result/result-2-tool-calls-answered", ("RESULT-2", "LOG-10"),
           "Tool calls announced inside a step (one started, one not yet) are answered when the step's tools "
           "finish: in call order, each call (its tool/call first if it had not started) gets its tool/result, "
           "before step/end.",

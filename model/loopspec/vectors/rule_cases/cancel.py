@@ -1,0 +1,83 @@
+"""Hand-written vector cases for cancellation and what it leaves behind (CANCEL, DATA-5, VARIANT-2, WORK).
+
+Consumed-work accounting (WORK) is computed from the log alone; what an implementation owes it is
+a log whose records keep every message's fate apart: canceled drops marked ``canceled``, claims
+unmarked, and nothing leaving the inbox without a record.
+"""
+
+from __future__ import annotations
+
+from loopspec.data.json_value import freeze
+from loopspec.loop import commands as cmd
+from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused
+from loopspec.vectors.rule_cases.common import (
+    CLM,
+    DIS,
+    EMPTY,
+    ENTER,
+    KEEP,
+    NT,
+    SE,
+    SPL,
+    STAT,
+    STOP,
+    STOPPING,
+    TE,
+    TS,
+    case,
+    m,
+)
+
+USER_ABORT = {"kind": "aborted", "reason": {"kind": "user"}}
+
+CASES: tuple[CaseSpec, ...] = (
+    case("cancel/cancel/cancel-1-clears-then-aborts", ("CANCEL-1", "WORK-1"),
+         "cancel while a step runs cancels next-step, then next-turn (discarded each), and aborts: the step "
+         "ends, then the turn, aborted.",
+         (cmd.followup(m("a")), ENTER, cmd.inject(m("s")), cmd.Send(m("t"), NT, False), cmd.Cancel(), STOP),
+         all_of(event_types(4, SPL, SPL), event_data(4, 0, "target", "next-step"),
+                event_data(4, 0, "outcome", "canceled"), event_data(4, 1, "outcome", "canceled"),
+                note_types(4, DIS, DIS), event_types(5, SE, TE), event_data(5, 1, "reason", USER_ABORT),
+                final("inbox", EMPTY), final("phase", "idle"))),
+    case("cancel/cancel/cancel-1-keep-inbox-only-aborts", ("CANCEL-1", "WORK-2"),
+         "cancel with keepInbox aborts without touching the inbox: queued input stays pending, in memory as "
+         "in the log, across the aborted end.",
+         (cmd.followup(m("a")), cmd.inject(m("s")), KEEP, ENTER),
+         all_of(event_types(2), note_types(2), event_types(3, TE), event_data(3, 0, "reason", USER_ABORT),
+                final("inbox", {"next-turn": [], "next-step": ["s"]}), final("phase", "idle"))),
+    case("cancel/turn-stopping/cancel-3-abort-at-stopping", ("CANCEL-3",),
+         "An abort while turn-stopping is pending ends the turn aborted, not completed.",
+         (cmd.followup(m("a")), ENTER, STOP, cmd.Cancel(), STOPPING),
+         all_of(event_types(3), event_types(4, TE), event_data(4, 0, "reason", USER_ABORT), note_types(4, STAT))),
+    case("cancel/decide/cancel-3-abort-before-the-step", ("CANCEL-3",),
+         "An abort before the boundary's step/start ends the turn aborted without opening the step.",
+         (cmd.followup(m("a")), cmd.Cancel(), ENTER),
+         all_of(event_types(2, TE), event_data(2, 0, "reason", USER_ABORT))),
+    case("cancel/cancel/cancel-4-clearing-cancel-disarms-the-latch", ("CANCEL-4",),
+         "A clearing cancel after a latched wake cancels the redirected input and disarms the latch: a later "
+         "non-waking send stays parked when the aborted turn ends.",
+         (cmd.followup(m("a")), KEEP, cmd.steer(m("b")), cmd.Cancel(), cmd.inject(m("c")), ENTER),
+         all_of(event_data(2, 0, "target", "next-turn"), event_types(3, SPL), event_data(3, 0, "target", "next-turn"),
+                event_data(4, 0, "target", "next-step"), event_types(5, TE), note_types(5, STAT),
+                final("phase", "idle"), final("inbox", {"next-turn": [], "next-step": ["c"]}))),
+    case("cancel/steer/cancel-4-latched-wake-starts-a-turn", ("CANCEL-4", "STATUS-1"),
+         "A waking send after a keepInbox cancel latches: the aborted turn ends, then idle and running, and a "
+         "new turn claims it.",
+         (cmd.followup(m("a")), KEEP, cmd.followup(m("b")), ENTER),
+         all_of(event_types(3, TE, TS, SPL), note_types(3, STAT, STAT, CLM), event_data(3, 1, "turn", 2))),
+    case("cancel/steer/data-5-redirected-duplicate", ("DATA-5", "SPLICE-3"),
+         "A redirected waking send is checked against both lists: an id pending in next-step is refused.",
+         (cmd.followup(m("a")), KEEP, cmd.inject(m("b")), cmd.steer(m("b"))),
+         all_of(refused(3, "SPLICE-3"), final("inbox", {"next-turn": [], "next-step": ["b"]}))),
+    case("cancel/cancel/variant-2-aborted-carries-the-cause", ("VARIANT-2", "CANCEL-3"),
+         "An aborted end carries the cancel cause as its reason (the whole cause, as the model writes it).",
+         (cmd.followup(m("a")), cmd.Cancel(freeze({"kind": "timeout", "ms": 5})), ENTER),
+         event_data(2, 0, "reason", {"kind": "aborted", "reason": {"kind": "timeout", "ms": 5}})),
+    case("cancel/cancel/work-1-drops-and-claims-apart", ("WORK-1", "WORK-2"),
+         "A cancel's drops are canceled removals; the next turn's claim is an unmarked deletion.",
+         (cmd.inject(m("a")), cmd.Send(m("b"), NT, False), cmd.Cancel(), cmd.followup(m("c")), ENTER, STOP,
+          STOPPING),
+         all_of(event_types(2, SPL, SPL), event_data(2, 0, "outcome", "canceled"),
+                event_data(2, 1, "outcome", "canceled"), event_types(3, SPL, TS, SPL),
+                event_data(3, 2, "outcome", "<absent>"), final("inbox", EMPTY))),
+)

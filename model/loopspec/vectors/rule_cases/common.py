@@ -1,0 +1,51 @@
+"""What the hand-written case tables share: message and event names, the common commands."""
+
+from __future__ import annotations
+
+from loopspec.data.messages import InboxTarget, UserMessage
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as ls
+from loopspec.vectors.case import CaseSpec, Probe
+from loopspec.vectors.command_gen import message
+
+NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
+SPL, TS, TE, SS, SE, UM, SEED = (
+    "agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end", "user/message", "session/end-seed")
+INS, DIS, CLM, STAT, ERR = (
+    "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed", "agent/status", "agent/error")
+ENTER = cmd.Decide()
+REJECT = cmd.Decide((ls.Veto(ls.Reject()),))
+ENTER_NOTHING = cmd.Decide((ls.Veto(ls.Enter()),))
+STOP = cmd.StepResult("stop")
+TOOLS = cmd.StepResult("tool-calls")
+STOPPING = cmd.TurnStopping()
+KEEP = cmd.Cancel(keep_inbox=True)
+EMPTY: dict[str, list[str]] = {"next-turn": [], "next-step": []}
+MINUS_ZERO_TEXT = "session event \"agent/inbox/spliced\" carries non-JSON-serializable data"
+
+
+def m(mid: str) -> UserMessage:
+    return message(mid)
+
+
+def nt(*ids: str) -> tuple[cmd.Command, ...]:
+    """Append messages to next-turn (public edits: no wake)."""
+    return tuple(cmd.Append(NT, m(i)) for i in ids)
+
+
+def throwing(text: str = "listener broke", *before: cmd.ListenerActionT) -> cmd.Decide:
+    return cmd.Decide((ls.Throw(text, before),))
+
+
+def acting(*before: cmd.ListenerActionT) -> cmd.Decide:
+    """A pre-step listener that performs ``before`` and then lets the default enter the batch."""
+    return cmd.Decide((ls.Wrap(before=before),))
+
+
+def error_reason(text: str) -> dict[str, object]:
+    return {"kind": "error", "error": {"message": text, "code": "UNKNOWN"}}
+
+
+def case(path: str, rules: tuple[str, ...], description: str, commands: tuple[cmd.Command, ...],
+         probe: Probe) -> CaseSpec:
+    return CaseSpec(path, "rule", rules, description, commands, probe)

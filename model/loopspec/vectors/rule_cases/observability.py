@@ -1,0 +1,47 @@
+"""Which rules the adapter protocol cannot show broken, and why; which need protocol v2 to be seen.
+
+The suite's manifest counts every rule of the catalogue: a rule is *covered* by the hand-written
+cases that carry its ID, or listed here with the reason no case can fail when only it is broken.
+``tests/vectors/test_mutants.py`` proves the covered ones with deliberately wrong implementations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+_FOREIGN_READS = (
+    "a rule for reading logs other writers produced: an adapter only ever folds the records its own writer "
+    "wrote, which the writer-side rules (NORM-4, SPLICE-3 … SPLICE-6, DATA-2) already pin in every case"
+)
+_NO_MODEL_SIDE_EVENTS = (
+    "the command language has no model-side events (assistant, tool, request): an adapter never writes them, "
+    "so only logs of real runs, read by `loopspec check`, can break this rule"
+)
+
+NOT_OBSERVABLE: Mapping[str, str] = MappingProxyType({
+    "FOLD-1": _FOREIGN_READS,
+    "FOLD-2": _FOREIGN_READS,
+    "FOLD-3": _FOREIGN_READS,
+    "LOG-3": _NO_MODEL_SIDE_EVENTS,
+    "LOG-4": _NO_MODEL_SIDE_EVENTS,
+    "LOG-5": "a rule for readers of logs and live streams (the checker must consume all of them), not for the "
+             "writer an adapter is",
+    "LOG-6": "the command language cannot put a foreign event into an adapter's log, so there is nothing to "
+             "pass through",
+    "RESULT-6": "it judges a step by its text answer (an assistant/message calling no tool), which the command "
+                "language never writes: the model's step results write tool calls only",
+    "RESULT-7": "a step closes with a call still open only when it was aborted or failed, and what may follow "
+                "then is already pinned by CANCEL-3 and RESULT-3 (the turn ends at once); no command sequence "
+                "breaks RESULT-7 alone",
+    "VARIANT-1": "it permits a placement (system/message before user/message, none after an abort during "
+                 "request preparation) that the command language cannot produce; the placement it can "
+                 "produce is STEP-3's and DECIDE-8's",
+})
+"""Rule ID -> why no vector case can fail when only that rule is broken."""
+
+AWAITING_V2: Mapping[str, str] = MappingProxyType({
+    "NOTIFY-4": "the interleaving of a clear's records and notifications shows only in protocol v2's nextSeq",
+    "REPAIR-3": "closer times are compared only from protocol v2 on",
+})
+"""Covered rules whose cases can fail on their violation only once observations carry order and times."""

@@ -1,0 +1,99 @@
+"""Mutants of how records are written out (spec areas LOG, END, VARIANT-3) and of END-2's live error.
+
+Most are serializer bugs: the stored log stays the model's, only what the implementation writes
+out (and an adapter reports) differs — the kind of slip a port's JSON layer makes.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from loopspec.loop.table import Row
+from loopspec.vectors.json_reading import Json
+from vectors.mutants import hallmarks as h
+from vectors.mutants.edit_bugs import output_patch
+from vectors.mutants.handler import Mutant, table_patch, with_effects
+from vectors.mutants.witnesses import events, notes
+
+Event = dict[str, object]
+
+
+def _ignorable_false(event: Event) -> Event:
+    """Bug: every event spells out ignorable: false (LOG-1: only true may be written)."""
+    return {**event, "ignorable": False}
+
+
+def _seq_from_one(event: Event) -> Event:
+    """Bug: seq is written 1-based (LOG-2: seq is the index)."""
+    seq = event.get("seq")
+    return {**event, "seq": seq + 1} if isinstance(seq, int) else event
+
+
+def _user_message_without_surface_op(event: Event) -> Event:
+    """Bug: user/message is written like any other event, without surfaceOp (LOG-7)."""
+    return {k: v for k, v in event.items() if k != "surfaceOp"} if event.get("type") == h.USER_MESSAGE else event
+
+
+def _turn_start_with_trigger(event: Event) -> Event:
+    """Bug: turn/start still carries the pre-0.1.0 trigger field (LOG-8)."""
+    payload = event.get("data")
+    if event.get("type") == h.TURN_START and isinstance(payload, dict):
+        return {**event, "data": {**payload, "trigger": "wake"}}
+    return event
+
+
+def _snake_case_reasons(event: Event) -> Event:
+    """Bug: reason kinds are written in snake_case, max_tokens (END-1)."""
+    payload = event.get("data")
+    reason = payload.get("reason") if isinstance(payload, dict) else None
+    if event.get("type") == h.TURN_END and isinstance(payload, dict) and isinstance(reason, dict):
+        return {**event, "data": {**payload, "reason": {**reason, "kind": str(reason.get("kind")).replace("-", "_")}}}
+    return event
+
+
+def _end_seed_inherited_false(event: Event) -> Event:
+    """Bug: end-seed always writes its flag, also as false (VARIANT-3: {} or {inherited: true})."""
+    return {**event, "data": {"inherited": False}} if event.get("type") == h.END_SEED else event
+
+
+def _error_after_end(table: tuple[Row, ...]) -> tuple[Row, ...]:
+    """Bug: agent/error is emitted after the error turn/end is written (END-2)."""
+    def rewrite(row: Row) -> Row:
+        if "agent-error" not in row.effects:
+            return row
+        rest = tuple(e for e in row.effects if e != "agent-error")
+        return attrs.evolve(row, effects=(*rest, "agent-error"))
+
+    return tuple(map(rewrite, table))
+
+
+def _keys_added(expected: Json, actual: Json) -> bool:
+    return any(set(a) - set(e) for e, a in zip(events(expected), events(actual), strict=False))
+
+
+def _seqs_shifted(expected: Json, actual: Json) -> bool:
+    pairs = zip(events(expected), events(actual), strict=False)
+    return any(a.get("seq") == e.get("seq") + 1 for e, a in pairs if isinstance(e.get("seq"), int))  # type: ignore[operator]
+
+
+MUTANTS: tuple[Mutant, ...] = (
+    Mutant("ignorable-false-written", "LOG-1", "every event carries ignorable: false",
+           (output_patch(_ignorable_false),), _keys_added),
+    Mutant("seq-from-one", "LOG-2", "seq is written 1-based", (output_patch(_seq_from_one),), _seqs_shifted),
+    Mutant("user-message-without-surface-op", "LOG-7", "user/message is written without surfaceOp",
+           (output_patch(_user_message_without_surface_op),),
+           lambda e, a: any("surfaceOp" not in x for x in events(a) if x.get("type") == h.USER_MESSAGE)),
+    Mutant("turn-start-trigger", "LOG-8", "turn/start carries a trigger field",
+           (output_patch(_turn_start_with_trigger),),
+           lambda e, a: any("trigger" in d for d in h.of_type(a, h.TURN_START))),
+    Mutant("snake-case-reasons", "END-1", "end reasons are written in snake_case",
+           (output_patch(_snake_case_reasons),), lambda e, a: "max_tokens" in h.end_kinds(a)),
+    Mutant("no-agent-error-at-stopping", "END-2", "a throwing turn-stopping listener emits no agent/error",
+           (table_patch(with_effects("stopping/turn-stopping/raised", ("end-turn:error",))),),
+           lambda e, a: notes(e).count("agent/error") > notes(a).count("agent/error")),
+    Mutant("agent-error-after-turn-end", "END-2", "agent/error is emitted after the error turn/end",
+           (table_patch(_error_after_end),), h.order_moved, needs="v2"),
+    Mutant("end-seed-inherited-false", "VARIANT-3", "end-seed data is {inherited: false}",
+           (output_patch(_end_seed_inherited_false),),
+           lambda e, a: any(d == {"inherited": False} for d in h.of_type(a, h.END_SEED))),
+)
