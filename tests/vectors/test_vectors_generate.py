@@ -27,6 +27,7 @@ from loopspec.loop.table import TABLE
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.case import CaseSpec, ProbeFailed, build_case
 from loopspec.vectors.profiles import case_ops, profiles_running
+from loopspec.vectors.rule_cases.observability import NOT_OBSERVABLE
 from loopspec.vectors.suite import SuiteError, generate, rule_cases
 from vectors.test_vector_codec import validator
 
@@ -69,7 +70,7 @@ def test_every_commands_rule_has_a_probed_hand_written_case(suite: Path) -> None
     manifest = json.loads((suite / "manifest.json").read_text())
     assert manifest["uncoveredRules"] == []
     hand = {rule for spec in rule_cases() for rule in spec.rules}
-    assert wanted <= hand
+    assert wanted <= hand | set(NOT_OBSERVABLE)  # or explained (issue 11's allowance)
     assert manifest["counts"]["negative"] >= 8, "refusals must be first-class cases"
 
 

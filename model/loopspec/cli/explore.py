@@ -63,12 +63,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "explore", help="exhaust every execution of a bounded scope, checking every invariant at every state",
         description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--ids", type=int, default=2, help="how many message ids the commands use (1-6, default 2)")
-    parser.add_argument("--depth", type=int, default=5, help="the longest command sequence (default 5)")
+    parser.add_argument("--ids", type=int, default=2, help="how many message ids the commands use (1-6)")
+    parser.add_argument("--depth", type=int, default=5, help="the longest command sequence")
     parser.add_argument("--commands", metavar="KINDS",
                         help=f"comma-separated command families (default all: {','.join(KINDS)})")
     parser.add_argument("--scope", choices=sorted(SCOPES), help="a named scope instead of --ids/--depth/--commands")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per core; default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per core)")
     parser.add_argument("--max-states", type=int, help="stop after this many distinct states (not exhausted)")
     parser.add_argument("--seconds", type=float, help="stop after this many seconds (not exhausted)")
     parser.add_argument("--counterexample", type=Path, metavar="FILE",
@@ -78,5 +78,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     doc = parser.add_mutually_exclusive_group()
     doc.add_argument("--write-doc", action="store_true", help="rewrite the scope's section of docs/exploration.md")
     doc.add_argument("--check-doc", action="store_true", help="exit 1 if the scope's section is out of date")
-    parser.add_argument("--doc", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--doc", type=Path, help="the exploration document --write-doc and --check-doc use "
+                        "(none: docs/exploration.md of the checkout)")
     parser.set_defaults(func=run)
