@@ -26,6 +26,7 @@ from loopspec.cli import main
 from loopspec.loop.table import TABLE
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.case import CaseSpec, ProbeFailed, build_case
+from loopspec.vectors.profiles import case_ops, profiles_running
 from loopspec.vectors.rule_cases.observability import NOT_OBSERVABLE
 from loopspec.vectors.suite import SuiteError, generate, rule_cases
 from vectors.test_vector_codec import validator
@@ -98,10 +99,11 @@ def test_every_lifecycle_row_has_a_case_whose_last_command_fires_it(suite: Path)
 
 def test_cases_validate_and_match_the_manifest(suite: Path) -> None:
     manifest = json.loads((suite / "manifest.json").read_text())
-    assert manifest["format"] == "loopspec-suite/1"
-    assert manifest["protocol"] == "loopspec-adapter/1"
+    assert manifest["format"] == "loopspec-suite/2"
+    assert manifest["protocol"] == "loopspec-adapter/2"
     counts = manifest["counts"]
-    assert counts["cases"] == len(manifest["cases"]) == len(rule_cases()) + len(TABLE) + 8 + counts["pair"]
+    # count walks for the full profile and as many for each partial one (inbox, loop), and the pairs
+    assert counts["cases"] == len(manifest["cases"]) == len(rule_cases()) + len(TABLE) + 3 * 8 + counts["pair"]
     for entry in manifest["cases"]:
         data = (suite / entry["path"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == entry["sha256"]
@@ -109,6 +111,9 @@ def test_cases_validate_and_match_the_manifest(suite: Path) -> None:
         VECTOR.validate(case)
         assert entry["path"] == case["id"] + ".json"
         assert case["negative"] == any(not s["expect"]["ok"] for s in case["steps"])
+        assert case["profiles"] == entry["profiles"] == list(profiles_running(case_ops(case["steps"])))
+    for name in ("inbox", "loop", "full"):
+        assert manifest["counts"]["profiles"][name] == sum(name in e["profiles"] for e in manifest["cases"]) > 8
 
 
 def test_generate_refuses_a_foreign_directory(tmp_path: Path) -> None:
@@ -122,4 +127,4 @@ def test_generate_cli_replaces_its_own_suite(tmp_path: Path, capsys: pytest.Capt
     assert main(["vectors", "generate", "--out", str(out), "--count", "3", "--seed", "1"]) == 0
     assert main(["vectors", "generate", "--out", str(out), "--count", "1", "--seed", "1"]) == 0
     assert not (out / "random/walk/walk-0002.json").exists()
-    assert '"walk": 1' in capsys.readouterr().out
+    assert '"walk": 3' in capsys.readouterr().out  # one walk per profile

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// `loopspec-adapter/1` over stdin/stdout (spec/adapter-protocol.md) for the JavaScript loop.
+// `loopspec-adapter/2` over stdin/stdout (spec/adapter-protocol.md) for the JavaScript loop,
+// profile `full` (the public inbox edits and the loop).
 //
 //   loopspec vectors run SUITE -- node examples/adapters/js/adapter.js
 //   loopspec drive -- node examples/adapters/js/adapter.js
@@ -9,14 +10,18 @@ const readline = require('node:readline');
 const { Agent, restarted } = require('./agent');
 const { command: decodeCommand, BadRequest } = require('./commands');
 
-const PROTOCOL = 'loopspec-adapter/1';
-const IMPLEMENTATION = 'loopspec-js-example 0.1.0';
+const PROTOCOL = 'loopspec-adapter/2';
+const IMPLEMENTATION = 'loopspec-js-example 0.2.0';
+const PROFILE = 'full';
 
 // One implementation instance plus what the current command emitted.
 class Harness {
   constructor() {
     this.entries = [];
-    this.agent = new Agent([], (entry) => this.entries.push(entry));
+    // Each notification records where the log stood when it was emitted: `nextSeq`, the seq the
+    // next durable event will get (protocol v2), so the interleaving is observable.
+    this.agent = new Agent([], (entry) => this.entries.push(
+      entry.live ? { live: { ...entry.live, nextSeq: this.agent.session.nextSeq } } : entry));
   }
 
   // Perform one public call on the agent; returns its value.  Listener actions come through here too.
@@ -83,10 +88,10 @@ function main() {
     if (!greeted) {
       const hello = request.hello;
       if (!hello || hello.protocol !== PROTOCOL) {
-        return reply({ id, error: { kind: 'protocol', message: `expected hello for ${PROTOCOL}` } });
+        return reply({ id, error: { kind: 'protocol', message: `this adapter speaks ${PROTOCOL} only` } });
       }
       greeted = true;
-      return reply({ id, hello: { protocol: PROTOCOL, implementation: IMPLEMENTATION } });
+      return reply({ id, hello: { protocol: PROTOCOL, implementation: IMPLEMENTATION, profile: PROFILE } });
     }
     try {
       if ('command' in request) return reply({ id, observation: harness.observe(decodeCommand(request.command)) });

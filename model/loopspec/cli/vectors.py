@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,13 +16,47 @@ from loopspec.cli import pack as pack_command
 from loopspec.vectors.adapter.client import DEFAULT_TIMEOUT, AdapterError, AdapterFailure, SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler, serve
 from loopspec.vectors.case import case_text
-from loopspec.vectors.drive import drive
+from loopspec.vectors.drive import ProfileMismatch, drive
+from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROFILES
+from loopspec.vectors.run_report import FORMATS
 from loopspec.vectors.runner import SuiteUnreadable, run_suite
 from loopspec.vectors.suite import SuiteError, generate
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1 (a usage error otherwise, never a traceback)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number of seconds greater than 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds greater than 0, got {text}")
+    return value
+
+
 def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
+    """The adapter's command line (after ``--``); options written between the suite and ``--`` are parsed here.
+
+    argparse hands everything after ``run``'s positional suite to the REMAINDER argument, so
+    ``vectors run SUITE --format json -- ADAPTER`` arrives as ``[--format, json, --, ADAPTER...]``.
+    """
     argv = list(args.adapter)
+    options: argparse.ArgumentParser | None = getattr(args, "options", None)
+    if options is not None and "--" in argv:
+        cut = argv.index("--")
+        options.parse_args(argv[:cut], namespace=args)  # exits 2 with a usage message on a bad value
+        argv = argv[cut:]
     if argv and argv[0] == "--":
         argv = argv[1:]
     if not argv:
@@ -48,22 +83,33 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _closed_stdout() -> int:
+    """stdout was closed by its reader (``| head``): stop quietly, as command-line tools do."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush cannot fail again
+    return 1
+
+
 def _run(args: argparse.Namespace) -> int:
     argv = _adapter_argv(args)
     if argv is None:
         return 2
+    progress = sys.stderr if sys.stderr.isatty() else None
     try:
-        report = run_suite(args.suite, lambda: SubprocessAdapter(argv, timeout=args.timeout), sys.stdout)
+        report = run_suite(args.suite, lambda: SubprocessAdapter(argv, timeout=args.timeout), sys.stdout,
+                           select=args.select, fmt=args.format, progress=progress)
+    except BrokenPipeError:
+        return _closed_stdout()
     except SuiteUnreadable as err:
         print(f"loopspec vectors run: {err}", file=sys.stderr)
         return 2
     return 0 if report.ok else 1
 
 
-def _adapter(_: argparse.Namespace) -> int:
+def _adapter(args: argparse.Namespace) -> int:
     stdin = open(sys.stdin.fileno(), encoding="utf-8", closefd=False)  # noqa: SIM115 — the process's own stdin
     stdout = open(sys.stdout.fileno(), "w", encoding="utf-8", closefd=False)  # noqa: SIM115
-    serve(ModelHandler(), stdin, stdout)
+    serve(ModelHandler(args.profile), stdin, stdout)
     return 0
 
 
@@ -76,19 +122,22 @@ def _drive(args: argparse.Namespace) -> int:
     except (AdapterFailure, AdapterError) as err:
         print(f"cannot start the adapter:\n{err}", file=sys.stderr)
         return 1
+    progress = sys.stderr if sys.stderr.isatty() else None
     try:
         report = drive(adapter, examples=args.examples, steps=args.steps, seed=args.seed,
-                       time_budget=args.time_budget, shrink_budget=args.shrink_budget)
+                       time_budget=args.time_budget, shrink_budget=args.shrink_budget, profile=args.profile,
+                       progress=progress, restart=lambda: SubprocessAdapter(argv, timeout=args.timeout))
+    except ProfileMismatch as err:
+        print(f"loopspec drive: --profile {args.profile}: {err}", file=sys.stderr)
+        return 2
     finally:
         adapter.close()
-    if report.ok:
-        print(f"no disagreement in {report.examples} example(s) against {adapter.implementation}", file=sys.stderr)
-        return 0
-    what = report.disagreement or report.adapter_failure
-    print(f"disagreement after {report.examples} example(s) against {adapter.implementation}:\n{what}\n"
-          f"minimal sequence: {len(report.commands)} command(s); vector case on stdout", file=sys.stderr)
-    sys.stdout.write(case_text(report.case(args.seed)))
-    return 1
+    if not report.ok:
+        what = report.disagreement or report.adapter_failure
+        print(f"{what}\nminimal sequence: {len(report.commands)} command(s); vector case on stdout", file=sys.stderr)
+        sys.stdout.write(case_text(report.case(args.seed)))
+    print(report.summary(adapter.implementation), file=sys.stderr)
+    return 0 if report.ok else 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -108,13 +157,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     gen.add_argument("--seed", type=int, default=0, help="seed of the generated walks")
     gen.add_argument("--count", type=int, default=20, help="number of extra random-walk cases")
     gen.set_defaults(func=_generate)
-    run = sub.add_parser("run", help="run a suite (or one case file) against an adapter: run DIR -- COMMAND...",
-                         description="Run every case of a suite (or one case file) against an adapter started "
-                         "with the command line after --; see spec/adapter-protocol.md.")
+    run_options = argparse.ArgumentParser(prog="loopspec vectors run", add_help=False)
+    run_options.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                             help="seconds to wait for each response")
+    run_options.add_argument("--format", choices=FORMATS, default="text",
+                             help="report format on stdout: text (a line per case), json, or junit (XML)")
+    run_options.add_argument("--select", action="append", default=[], metavar="PATTERN",
+                             help="run only matching cases (repeatable): a rule ID (SPLICE-3), an area (splice) or "
+                                  "a glob over case ids ('lifecycle/*')")
+    run = sub.add_parser("run", parents=[run_options],
+                         help="run a suite (or one case file) against an adapter: run DIR -- COMMAND...",
+                         description="Run every case of a suite (or one case file) that the adapter's capability "
+                         "profile can run against the adapter started with the command line after --; see "
+                         "spec/adapter-protocol.md. Exit 0: the adapter conforms to its profile; 1: a case of its "
+                         "profile failed or was not run; 2: usage error, unreadable suite or empty selection.")
     run.add_argument("suite", type=Path, help="suite directory (with manifest.json) or one case file")
-    run.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds to wait for each response")
     run.add_argument("adapter", nargs=argparse.REMAINDER, help="-- then the adapter's command line")
-    run.set_defaults(func=_run)
+    run.set_defaults(func=_run, options=run_options)
 
     pack_command.register(sub)
 
@@ -122,18 +181,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "adapter", help="serve the model over the adapter protocol (stdin/stdout)",
         description="Serve the model itself over the adapter protocol (spec/adapter-protocol.md) on standard "
         "input and output: the reference adapter, e.g. `loopspec vectors run SUITE -- loopspec adapter`.")
+    adapter.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE,
+                         help="capability profile to serve: " + "; ".join(
+                             f"{p.name}: {p.summary}" for p in PROFILES.values()))
     adapter.set_defaults(func=_adapter)
 
     drv = subparsers.add_parser(
         "drive", help="differential testing of an adapter against the model",
-        description="Hypothesis generates command sequences, sends each to the adapter started with the command "
-        "line after -- and to the model, and shrinks the first disagreement to a minimal vector case "
-        "(printed on stdout). Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage.")
-    drv.add_argument("--examples", type=int, default=200, help="command sequences to try")
-    drv.add_argument("--steps", type=int, default=30, help="most commands per example")
+        description="Hypothesis generates command sequences of the adapter's capability profile, sends each to "
+        "the adapter started with the command line after -- and to the model, and shrinks the first disagreement "
+        "to a minimal vector case (printed on stdout); the last line on stderr says how many examples ran and "
+        "how fast. Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage.")
+    drv.add_argument("--examples", type=positive_int, default=200, help="command sequences to try")
+    drv.add_argument("--steps", type=positive_int, default=30, help="commands per example")
     drv.add_argument("--seed", type=int, default=0, help="seed of the search (same seed, same sequences)")
-    drv.add_argument("--time-budget", type=float, default=120.0, help="seconds (generation and shrinking)")
-    drv.add_argument("--shrink-budget", type=float, default=20.0, help="seconds for Hypothesis' shrinking")
-    drv.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds to wait for each response")
+    drv.add_argument("--time-budget", type=positive_float, default=120.0,
+                     help="seconds for the whole run (generation and shrinking)")
+    drv.add_argument("--shrink-budget", type=positive_float, default=20.0, help="seconds for Hypothesis' shrinking")
+    drv.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
+                     help="seconds to wait for each response")
+    drv.add_argument("--profile", choices=PROFILE_NAMES, default=None,
+                     help="generate only this profile's commands (default: the profile the adapter declares)")
     drv.add_argument("adapter", nargs=argparse.REMAINDER, help="-- then the adapter's command line")
     drv.set_defaults(func=_drive)

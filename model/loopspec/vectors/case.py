@@ -14,13 +14,13 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from loopspec.loop import commands as cmd
-from loopspec.loop.state import Agent
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observe_rows, state_of
+from loopspec.vectors.profiles import case_ops, profiles_running
+from loopspec.vectors.reference_model import Claim, VectorCommand, initial
 
-CASE_FORMAT = "loopspec-vector/1"
+CASE_FORMAT = "loopspec-vector/2"
 
 Probe = Callable[[Sequence[Json], Json], "str | None"]
 """``(observations, final state) -> complaint or None``."""
@@ -42,24 +42,28 @@ class CaseSpec:
     kind: str
     rules: tuple[str, ...]
     description: str
-    commands: tuple[cmd.Command, ...]
+    commands: tuple[VectorCommand, ...]
     probe: Probe = no_probe
     rows: tuple[str, ...] = ()
 
 
 def build_case(spec: CaseSpec) -> Json:
-    """Run the model over the commands and write down every observation and the final state."""
-    agent = Agent()
+    """Run the model over the commands and write down every observation and the final state.
+
+    A case with a ``claim`` runs on the inbox profile's model (an inbox without a loop), every
+    other case on the agent; ``profiles`` lists the profiles whose adapters can run it.
+    """
+    model = initial("inbox" if any(isinstance(c, Claim) for c in spec.commands) else "full")
     steps: list[Json] = []
     observations: list[Json] = []
     fired: list[str] = []
     for command in spec.commands:
-        agent, observation, fired_now = observe_rows(agent, command)
+        model, observation, fired_now = observe_rows(model, command)
         rows = list(fired_now)
         fired.extend(r for r in rows if r not in fired)
         observations.append(observation)
         steps.append({"command": encode_command(command), "expect": observation, "rows": rows})
-    final = state_of(agent)
+    final = state_of(model)
     complaint = spec.probe(observations, final)
     if complaint is not None:
         raise ProbeFailed(f"{spec.path}: {complaint}")
@@ -70,6 +74,7 @@ def build_case(spec: CaseSpec) -> Json:
         "rules": list(spec.rules),
         "rows": list(spec.rows or fired),
         "negative": any(not o["ok"] for o in observations),
+        "profiles": list(profiles_running(case_ops(steps))),
         "description": spec.description,
         "steps": steps,
         "final": final,

@@ -14,12 +14,15 @@ from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.vectors.command_decoding import ALIASES, decode_command
 from loopspec.vectors.json_reading import CodecError, Json, encode_messages, encode_number
+from loopspec.vectors.reference_model import Claim, VectorCommand
 
 __all__ = ["CodecError", "decode_command", "encode_command"]
 
 
-def encode_command(c: cmd.Command) -> Json:
+def encode_command(c: VectorCommand) -> Json:
     """The JSON form of one command (aliases for sends that have one)."""
+    if isinstance(c, Claim):
+        return {"op": "claim", "target": c.target.value, "turn": c.turn}
     if isinstance(c, cmd.Append | cmd.Prepend):
         return {"op": "append" if isinstance(c, cmd.Append) else "prepend", "target": c.target.value,
                 "message": c.message.to_json()}

@@ -27,8 +27,9 @@ from loopspec.vectors.json_reading import (
     read_str,
     read_target,
 )
+from loopspec.vectors.reference_model import Claim, VectorCommand
 
-Decoder = Callable[[object, str], cmd.Command]
+Decoder = Callable[[object, str], VectorCommand]
 
 
 ALIASES: Mapping[str, tuple[InboxTarget, bool]] = MappingProxyType({
@@ -169,7 +170,16 @@ _ANSWERS: Mapping[str, Decoder] = MappingProxyType({
 
 
 
-_DECODERS: Mapping[str, Decoder] = MappingProxyType({**_EDITS, **_INPUTS, **_ANSWERS})
+def _decode_claim(raw: object, where: str) -> VectorCommand:
+    """The inbox profile's claim (CLAIM-1): a target and the claiming turn, a positive safe integer."""
+    o = read_object(raw, where, ("op", "target", "turn"))
+    turn = o["turn"]
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 1 <= turn <= 2**53 - 1:
+        raise CodecError(f"{where}.turn: a positive safe integer, got {turn!r}")
+    return Claim(read_target(o["target"], f"{where}.target"), turn)
+
+
+_DECODERS: Mapping[str, Decoder] = MappingProxyType({**_EDITS, **_INPUTS, **_ANSWERS, "claim": _decode_claim})
 
 
 
@@ -177,7 +187,7 @@ ACTION_OPS = (*_EDITS, *_INPUTS)
 
 
 
-def decode_command(raw: object, where: str = "command") -> cmd.Command:
+def decode_command(raw: object, where: str = "command") -> VectorCommand:
     """Parse one command; :class:`CodecError` naming the defect when it is not one."""
     if not isinstance(raw, dict):
         raise CodecError(f"{where}: expected a JSON object, got {type(raw).__name__}")
@@ -199,7 +209,7 @@ def decode_actions(raw: object, where: str) -> tuple[cmd.ListenerActionT, ...]:
         if op not in ACTION_OPS:
             raise CodecError(f"{where}[{i}].op: {op!r} is not an action")
         action = decode_command(item, f"{where}[{i}]")
-        assert not isinstance(action, cmd.Decide | cmd.StepResult | cmd.TurnStopping | cmd.Restart)
+        assert not isinstance(action, cmd.Decide | cmd.StepResult | cmd.TurnStopping | cmd.Restart | Claim)
         out.append(action)
     return tuple(out)
 

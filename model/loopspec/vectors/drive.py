@@ -1,70 +1,46 @@
 """``loopspec drive -- COMMAND...``: differential testing of an adapter against the model.
 
-Hypothesis draws command sequences from the model's own state (:mod:`.command_gen`: valid answers
-for the current await point, edits and sends at any time, occasionally an invalid command) and
-sends each command to the adapter and to the model side by side, comparing the observation and
-then the state after every command.  On the first disagreement Hypothesis shrinks the sequence;
-the minimal one is returned as a ready-to-commit vector case (the model's expectations).
+Hypothesis draws command sequences from the model's own state (:mod:`.command_gen`, restricted to
+the adapter's capability profile by :mod:`.profile_gen`, drawn by :mod:`.drive_draws`: valid
+answers for the current await point, edits and sends at any time, occasionally an invalid
+command).  Each example is then sent to the adapter in one pipelined batch and compared with the
+model command by command, observation and state, and audited (:mod:`.drive_check`).  On the
+first disagreement Hypothesis shrinks the sequence; the minimal one is returned as a
+ready-to-commit vector case (the model's expectations).  Every run reports the commands sent
+per second.
 
 The test function is built and called programmatically with a fixed seed, no example database
 and quiet output, so a run is reproducible and prints nothing but our report.  A dead or hung
-adapter is not a "failure" to shrink: it escapes Hypothesis as :class:`_AdapterLost` and is
-reported with the sequence that led to it.
+adapter is not a "failure" to shrink: it escapes Hypothesis as :class:`_Stop` and is reported
+with the sequence that led to it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
-from typing import TypeVar
+from collections.abc import Callable
+from typing import TextIO
 
 import attrs
 import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
-from loopspec.loop import commands as cmd
-from loopspec.loop.state import Agent
-from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
+from loopspec.vectors.adapter.client import Adapter, AdapterFailure
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
-from loopspec.vectors.command_gen import Generator
+from loopspec.vectors.drive_check import Checker, Expected, replay
+from loopspec.vectors.drive_draws import IntegerStrategies, command_for, draw_command, draw_swarm
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
-from loopspec.vectors.swarm import Swarm
+from loopspec.vectors.observation import observe, state_of
+from loopspec.vectors.profiles import PROFILES
+from loopspec.vectors.reference_model import VectorCommand, initial
 
-T = TypeVar("T")
-
-
-class DrawChooser:
-    """Choices drawn through a Hypothesis ``draw``, so failing sequences shrink toward earlier options."""
-
-    def __init__(self, draw: Callable[[st.SearchStrategy[int]], int]) -> None:
-        self.draw = draw
-
-    def pick(self, options: Sequence[T]) -> T:
-        # An index, not sampled_from: building a strategy per choice costs more than the model step.
-        return options[self.draw(st.integers(0, len(options) - 1))]
-
-    def integer(self, low: int, high: int) -> int:
-        return self.draw(st.integers(low, high))
-
-
-@st.composite
-def command_for(draw: st.DrawFn, agent: Agent, serial: int, swarm: Swarm | None = None) -> cmd.Command:
-    """One command as one Hypothesis draw, so the shrinker can delete or simplify it as a unit."""
-    return Generator(DrawChooser(draw), serial, swarm).next_command(agent)
-
-
-@st.composite
-def swarms(draw: st.DrawFn) -> Swarm:
-    """An example's command mix, drawn first so it shrinks toward the plain generator's."""
-    return Swarm.draw(DrawChooser(draw))
-
+__all__ = ["Disagreement", "DriveReport", "ProfileMismatch", "choose_profile", "command_for", "drive", "replay"]
 
 class Disagreement(AssertionError):
-    """The adapter and the model observed a command differently."""
+    """The adapter and the model observed a command differently (or the adapter's log breaks a rule)."""
 
 
 class _Stop(BaseException):
@@ -74,39 +50,84 @@ class _Stop(BaseException):
 class _Session:
     """What one :func:`drive` call has seen so far; lives only for that call."""
 
-    def __init__(self, time_budget: float | None, shrink_budget: float) -> None:
-        start = time.monotonic()
-        self.deadline = None if time_budget is None else start + time_budget
+    def __init__(self, time_budget: float | None, shrink_budget: float, progress: TextIO | None) -> None:
+        self.started = time.monotonic()
+        self.deadline = None if time_budget is None else self.started + time_budget
         self.shrink_budget = shrink_budget
-        self.failing: list[tuple[cmd.Command, ...]] = []  # every failing run; the last is the smallest so far
-        self.lost: tuple[AdapterFailure, tuple[cmd.Command, ...]] | None = None
+        self.progress = progress
+        self.shown = 0.0
+        self.failing: list[tuple[VectorCommand, ...]] = []  # every failing run; the last is the smallest so far
+        self.messages: list[str] = []  # what each failing run found
+        self.lost: tuple[AdapterFailure, tuple[VectorCommand, ...]] | None = None
         self.stopped = False
-        self.ran = 0
+        self.budget_hit = False
+        self.examples = 0  # examples run up to the first failure (shrink runs are not examples)
+        self.commands = 0  # commands sent to the adapter, shrinking and replays included
 
     def check_clock(self) -> None:
         if self.stopped:
             raise _Stop
         if self.deadline is not None and time.monotonic() > self.deadline:
-            self.stopped = True
+            self.stopped = self.budget_hit = True
             raise _Stop
 
-    def record_failure(self, commands: tuple[cmd.Command, ...]) -> None:
+    def record_failure(self, commands: tuple[VectorCommand, ...], message: str) -> None:
         if not self.failing:  # shrinking gets its own allowance, within the overall budget
             end = time.monotonic() + self.shrink_budget
             self.deadline = end if self.deadline is None else min(self.deadline, end)
         self.failing.append(commands)
+        self.messages.append(message)
+
+    def tick(self, requested: int, sent: int) -> None:
+        """A self-overwriting progress line on a terminal, at most five times a second."""
+        now = time.monotonic()
+        if self.progress is None or now - self.shown < 0.2:
+            return
+        self.shown = now
+        what = "shrinking" if self.failing else f"{self.examples}/{requested} examples"
+        line = f"drive: {what}, {sent} commands, {now - self.started:.1f} s"
+        self.progress.write("\r" + line.ljust(70))
+        self.progress.flush()
+
+    def close_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.write("\r" + " " * 70 + "\r")
+            self.progress.flush()
 
 
 @attrs.frozen
 class DriveReport:
     examples: int
     disagreement: str | None = None
-    commands: tuple[cmd.Command, ...] = ()
+    commands: tuple[VectorCommand, ...] = ()
     adapter_failure: str | None = None
+    requested: int = 0
+    sent: int = 0
+    """Commands sent to the adapter (shrinking and replays included)."""
+    seconds: float = 0.0
+    stopped_by_budget: bool = False
+    profile: str = "full"
 
     @property
     def ok(self) -> bool:
         return self.disagreement is None and self.adapter_failure is None
+
+    @property
+    def rate(self) -> float:
+        return self.sent / self.seconds if self.seconds > 0 else 0.0
+
+    def throughput(self) -> str:
+        return f"{self.sent} commands sent, {self.rate:,.0f} commands/s, {self.seconds:.1f} s"
+
+    def summary(self, implementation: str) -> str:
+        """The final line: what ran, how fast, and whether the time budget cut the search short."""
+        against = f"against {implementation} (profile {self.profile})"
+        if not self.ok:
+            return f"disagreement after {self.examples} example(s) {against}; {self.throughput()}"
+        if self.stopped_by_budget:
+            return (f"stopped by the time budget after {self.examples} of {self.requested} examples: no "
+                    f"disagreement in those {against}; {self.throughput()}")
+        return f"no disagreement in {self.examples} of {self.requested} examples {against}; {self.throughput()}"
 
     def case(self, seed: int) -> Json:
         """The minimal failing sequence as a vector case (kind ``regression``)."""
@@ -117,59 +138,49 @@ class DriveReport:
         return build_case(spec)
 
 
-def _compare(adapter: Adapter, agent: Agent, command: cmd.Command, expected: Json) -> str | None:
-    try:
-        diff = observation_difference(expected, adapter.command(encode_command(command)))
-        if diff is not None:
-            return f"observation: {diff}"
-        diff = first_difference(state_of(agent), adapter.state())
-        return None if diff is None else f"state afterwards: {diff}"
-    except AdapterError as err:
-        return str(err)
+class ProfileMismatch(ValueError):
+    """``--profile`` asks for commands the adapter's profile does not have."""
 
 
-def replay(adapter: Adapter, commands: Sequence[cmd.Command]) -> str | None:
-    """Reset the adapter, send ``commands``; the first disagreement with the model, or None."""
-    adapter.reset()
-    agent = Agent()
-    for index, command in enumerate(commands):
-        agent, expected = observe(agent, command)
-        diff = _compare(adapter, agent, command, expected)
-        if diff is not None:
-            return f"command {index} ({encode_command(command)['op']}): {diff}"
-    return None
-
-
-def minimize(adapter: Adapter, commands: tuple[cmd.Command, ...], budget: int = 400) -> tuple[cmd.Command, ...]:
-    """Greedy deletion after Hypothesis' shrink: drop any command the disagreement does not need.
-
-    Hypothesis shrinks draws, whose meaning depends on the phase they were drawn in; deleting
-    concrete commands keeps each one's meaning, so the printed case gets much shorter.
-    """
-    changed = True
-    while changed and budget > 0:
-        changed = False
-        for index in range(len(commands)):
-            if budget <= 0:
-                break
-            budget -= 1
-            candidate = commands[:index] + commands[index + 1 :]
-            if candidate and replay(adapter, candidate) is not None:
-                commands, changed = candidate, True
-                break
-    return commands
+def choose_profile(adapter: Adapter, wanted: str | None) -> str:
+    """The profile to drive: ``wanted`` if the adapter's profile has all its commands, else the adapter's own."""
+    if wanted is None or wanted == adapter.profile:
+        return adapter.profile
+    if not PROFILES[wanted].ops <= PROFILES[adapter.profile].ops:
+        missing = ", ".join(sorted(PROFILES[wanted].ops - PROFILES[adapter.profile].ops))
+        raise ProfileMismatch(f"the adapter implements profile {adapter.profile}, which lacks {missing} "
+                              f"(needed by profile {wanted})")
+    return wanted
 
 
 def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
-          time_budget: float | None = None, shrink_budget: float = 20.0, shrink: bool = True) -> DriveReport:
+          time_budget: float | None = None, shrink_budget: float = 20.0, profile: str | None = None,
+          progress: TextIO | None = None, lockstep: bool = False,
+          restart: Callable[[], Adapter] | None = None, shrink: bool = True) -> DriveReport:
     """Run up to ``examples`` sequences of up to ``steps`` commands, stopping after ``time_budget`` s.
 
-    Hypothesis' shrink gets at most ``shrink_budget`` s (within the overall budget); the final
-    greedy deletion pass is bounded by its own replay count.  Without ``shrink`` the first failing
-    sequence is reported as found, and ``examples`` is how many examples it took to find it.
+    ``profile`` (default: the adapter's) limits the commands generated (:class:`ProfileMismatch`
+    when the adapter lacks some).  Hypothesis' shrink gets at most ``shrink_budget`` s (within the
+    overall budget); the final greedy deletion pass is bounded by its own replay count.
+    Each example is sent as one pipelined batch (``lockstep``: one request at a time, as protocol
+    v1 did; for benchmarks); ``restart`` starts a fresh adapter if one dies after a disagreement.
+    Without ``shrink`` the first failing sequence is reported as found, and ``examples`` is how
+    many examples it took to find it.  Each example draws its command mix first (:mod:`.swarm`).
     """
-    session = _Session(time_budget, shrink_budget)
+    name = choose_profile(adapter, profile)
+    chosen = PROFILES[name]
+    session = _Session(time_budget, shrink_budget, progress)
+    checker = Checker(adapter, chosen, lockstep, restart)
+    try:
+        return _drive(checker, session, examples, steps, seed, name, shrink)
+    finally:
+        checker.close()
 
+
+def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed: int, name: str,
+           shrink: bool) -> DriveReport:
+    chosen = checker.profile
+    strategies = IntegerStrategies()
     phases = (Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate)
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
@@ -179,23 +190,38 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
     @given(st.data())
     def sequences(data: st.DataObject) -> None:
         session.check_clock()
-        session.ran += 1
-        agent = Agent()
-        swarm = data.draw(swarms())  # this example's command mix (command_gen.Swarm)
-        sent: list[cmd.Command] = []
+        session.tick(examples, checker.sent)
+        model = initial(name)
+        planned: list[Expected] = []
+        swarm = draw_swarm(data, strategies)  # this example's command mix, drawn first (shrinks toward plain)
+
+        def plan() -> Expected:
+            nonlocal model
+            command = draw_command(data, model, 10 * len(planned), name, strategies, swarm)
+            model, observation = observe(model, command)
+            planned.append(Expected(command, encode_command(command), observation, chosen.state(state_of(model))))
+            return planned[-1]
+
         try:
-            adapter.reset()
-            for _ in range(steps):
-                command = data.draw(command_for(agent, 10 * len(sent), swarm))
-                sent.append(command)
-                agent, expected = observe(agent, command)
-                diff = _compare(adapter, agent, command, expected)
-                if diff is not None:
-                    session.record_failure(tuple(sent))
-                    raise Disagreement(diff)
+            if checker.careful:
+                # Shrinking: draw, send and compare one command at a time and stop at the first
+                # difference, so a run that fails early costs only what it needs.
+                checker.begin()
+                found = next((f for f in (checker.one(i, plan()) for i in range(steps)) if f is not None), None)
+                found = found if found is not None else checker.end(steps)
+            else:
+                for _ in range(steps):  # the model alone decides what comes next: draw it all, send one batch
+                    plan()
+                found = checker.check(planned)
         except AdapterFailure as failure:
-            session.lost, session.stopped = (failure, tuple(sent)), True
+            session.examples += not session.failing
+            session.lost, session.stopped = (failure, tuple(p.command for p in planned)), True
             raise _Stop from None
+        session.examples += not session.failing  # a whole example (Hypothesis drops overruns)
+        if found is not None:
+            message, needed = found
+            session.record_failure(tuple(p.command for p in planned[:needed]), message)
+            raise Disagreement(message)
 
     try:
         sequences()
@@ -204,19 +230,37 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
         # a cut-short run as flaky): the session knows what really happened.
         if session.lost is None and not session.failing and not session.stopped:
             raise
-    if session.lost is not None:
+    finally:
+        session.close_progress()
+    session.commands = checker.sent
+
+    if session.lost is not None and not session.failing:
         failure, commands = session.lost
-        return DriveReport(session.ran, None, commands, failure.report())
+        return _report(session, examples, name, commands=commands, adapter_failure=failure.report())
     if not session.failing:
-        return DriveReport(session.ran)
-    if not shrink:
+        return _report(session, examples, name, stopped_by_budget=session.budget_hit)
+    if not shrink:  # as found: how many examples it took is the point
         first = session.failing[0]
-        return DriveReport(session.ran, replay(adapter, first) or "not reproducible on replay", first)
+        return _report(session, examples, name, commands=first, disagreement=session.messages[0])
     try:
-        commands = minimize(adapter, session.failing[-1])
-        message = replay(adapter, commands)
+        if session.lost is not None:
+            raise session.lost[0]
+        commands = checker.minimize(session.failing[-1])
+        message = checker.replay(commands)
     except AdapterFailure as failure:
-        return DriveReport(session.ran, None, session.failing[-1], failure.report())
+        # The disagreement came first and is the finding; the failure only stopped the shrinking.
+        session.commands = checker.sent
+        return _report(session, examples, name, commands=session.failing[-1],
+                       disagreement=f"{session.messages[-1]}\n(not fully shrunk: the adapter failed while "
+                                    f"shrinking)\n{failure.report()}")
+    session.commands = checker.sent
     if message is None:  # the adapter does not repeat its own disagreement
         commands, message = session.failing[-1], "disagreement not reproducible on replay (nondeterministic adapter?)"
-    return DriveReport(session.ran, message, commands)
+    return _report(session, examples, name, disagreement=message, commands=commands)
+
+
+def _report(session: _Session, requested: int, profile: str, *, commands: tuple[VectorCommand, ...] = (),
+            disagreement: str | None = None, adapter_failure: str | None = None,
+            stopped_by_budget: bool = False) -> DriveReport:
+    return DriveReport(session.examples, disagreement, commands, adapter_failure, requested, session.commands,
+                       time.monotonic() - session.started, stopped_by_budget, profile)

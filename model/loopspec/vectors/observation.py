@@ -1,9 +1,12 @@
 """Observations and state in JSON, and how two of them are compared (``spec/command-language.md``).
 
 An observation is what one command did: the durable events it appended, the notifications it
-emitted and its return value — or, for a refused command, the refusal's rule ID.  Comparison is
-JSON equality with two deliberate blind spots: each event's ``time`` (the writer's clock) and a
-refusal's ``message`` (prose); an ``agent/error`` notification's ``error`` compares by its message
+emitted — each with ``nextSeq``, the seq the next durable event was going to get when it was
+emitted, so the interleaving of records and notifications is part of what is compared
+(NOTIFY-4, CLAIM-4, INPUT-2) — and its return value; or, for a refused command, the refusal's
+rule ID.  Comparison is JSON equality with deliberate blind spots: each event's ``time`` (checked
+by the time policy and the log checker instead, see :mod:`.audit`), a refusal's ``message``
+(prose, but required), and an ``agent/error`` notification's ``error``, compared by its message
 alone (the live notification carries the thrown error, whose other fields are the
 implementation's; the durable ``turn/end`` keeps ``{message, code}``, compared whole).  Everything
 else, down to the difference between ``true`` and ``1`` that Python's ``==`` would hide, must match.
@@ -12,13 +15,16 @@ else, down to the difference between ``true`` and ``1`` that Python's ``==`` wou
 from __future__ import annotations
 
 import math
+from typing import overload
 
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import Messages
-from loopspec.loop import commands as cmd
-from loopspec.loop.agent import step
+from loopspec.data.notifications import Notification
+from loopspec.inbox.session import InboxSession
+from loopspec.log.events import SessionEvent
 from loopspec.loop.state import Agent
 from loopspec.vectors.json_reading import Json
+from loopspec.vectors.reference_model import Model, VectorCommand, apply
 
 IGNORED_EVENT_KEYS = frozenset({"time"})
 
@@ -29,46 +35,68 @@ def encode_value(value: Messages | bool | None) -> object:
     return value
 
 
-def observe(agent: Agent, command: cmd.Command) -> tuple[Agent, Json]:
-    """Apply ``command`` to the model; the next agent (unchanged if refused) and the observation."""
-    agent, observation, _ = observe_rows(agent, command)
-    return agent, observation
+def accepted(trace: tuple[SessionEvent | Notification, ...], next_seq: int, value: Messages | bool | None) -> Json:
+    """The observation of an accepted command from its emission trace (``next_seq``: the log length before)."""
+    events: list[object] = []
+    notifications: list[object] = []
+    for item in trace:
+        if isinstance(item, SessionEvent):
+            events.append(item.to_json())
+            next_seq = item.seq + 1
+        else:
+            notifications.append({**item.to_json(), "nextSeq": next_seq})
+    return {"ok": True, "events": events, "notifications": notifications, "value": encode_value(value)}
 
 
-def observe_rows(agent: Agent, command: cmd.Command) -> tuple[Agent, Json, tuple[str, ...]]:
+@overload
+def observe(model: Agent, command: VectorCommand) -> tuple[Agent, Json]: ...
+@overload
+def observe(model: InboxSession, command: VectorCommand) -> tuple[InboxSession, Json]: ...
+@overload
+def observe(model: Model, command: VectorCommand) -> tuple[Model, Json]: ...
+def observe(model: Model, command: VectorCommand) -> tuple[Model, Json]:
+    """Apply ``command`` to the model; the next model (unchanged if refused) and the observation.
+
+    Raises :class:`~loopspec.vectors.reference_model.Unsupported` for a command outside the model's profile.
+    """
+    after, observation, _ = observe_rows(model, command)
+    return after, observation
+
+
+def observe_rows(model: Model, command: VectorCommand) -> tuple[Model, Json, tuple[str, ...]]:
     """:func:`observe` plus the lifecycle-table rows the command fired (none when refused)."""
     try:
-        transition = step(agent, command)
+        done = apply(model, command)
     except CommandRefused as err:
-        return agent, refused(err.code, err.message), ()
-    return transition.agent, {
-        "ok": True,
-        "events": [e.to_json() for e in transition.events],
-        "notifications": [n.to_json() for n in transition.notifications],
-        "value": encode_value(transition.value),
-    }, transition.fired
+        return model, refused(err.code, err.message), ()
+    return done.model, accepted(done.trace, done.next_seq, done.value), done.fired
 
 
 def refused(code: str, message: str) -> Json:
     return {"ok": False, "code": code, "message": message}
 
 
-def state_of(agent: Agent) -> Json:
-    """The STATE object an adapter reports."""
+def state_of(model: Model) -> Json:
+    """The STATE object an adapter reports (an inbox-only model reports its inbox alone)."""
+    if isinstance(model, InboxSession):
+        return {"inbox": dict(model.inbox.to_json())}
     return {
-        "inbox": dict(agent.inbox.to_json()),
-        "phase": agent.phase,
-        "status": agent.status,
-        "lastTurn": agent.last_turn,
+        "inbox": dict(model.inbox.to_json()),
+        "phase": model.phase,
+        "status": model.status,
+        "lastTurn": model.last_turn,
     }
 
 
 def comparable(observation: object) -> object:
-    """The part of an observation that is compared: no event ``time``, no refusal ``message``."""
+    """The part of an observation that is compared: no event ``time``, no refusal ``message`` text."""
     if not isinstance(observation, dict):
         return observation
     if observation.get("ok") is False:
-        return {"ok": False, "code": observation.get("code")}
+        # The message is prose and not compared, but it is required: a refusal explains itself.
+        message = observation.get("message")
+        return {"ok": False, "code": observation.get("code"),
+                "message": "(a string)" if isinstance(message, str) else message}
     out = dict(observation)
     notes = out.get("notifications")
     if isinstance(notes, list):
@@ -111,8 +139,29 @@ def _short(value: object) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+def same_json(a: object, b: object) -> bool:
+    """JSON equality as :func:`first_difference` decides it, without building paths (the common case).
+
+    Booleans are not numbers, numbers compare as doubles (NaN equal to itself), objects ignore key
+    order and arrays do not.
+    """
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(same_json, a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        if type(a) is type(b):
+            return a == b or (a != a and b != b)  # NaN is itself
+        return float(a) == float(b)
+    return type(a) is type(b) and a == b
+
+
 def first_difference(expected: object, actual: object, path: str = "$") -> str | None:
     """Where two JSON values first differ (``$.events[2].data.start: expected 0, got 1``), or None."""
+    if path == "$" and same_json(expected, actual):
+        return None
     if _kind(expected) != _kind(actual):
         return f"{path}: expected {_short(expected)}, got {_short(actual)}"
     if isinstance(expected, dict):

@@ -1,56 +1,54 @@
 """``loopspec vectors run DIR -- COMMAND...``: a suite against an implementation, case by case.
 
 Each case starts from ``reset``; its commands are sent in order and every observation is compared
-with the expected one (spec/command-language.md, Comparing observations), then the final state.
-A case fails at its first differing observation, which is reported with the path of the first
-differing JSON value.  A case whose file does not match the manifest's checksum fails unrun.
-If the adapter dies or hangs, the case in progress fails and every later case counts as not run;
-any failure or unrun case makes the run fail.
+with the expected one (spec/command-language.md, Comparing observations), then the final state
+(the part the adapter's profile reports); then everything the adapter wrote and emitted is
+audited by the time policy, the log checker and the live checker (:mod:`.audit`).  A case fails
+at its first differing observation, reported with the path of the first differing JSON value, or
+with the audit's findings (rule ID and seq).  A case whose file does not match the manifest's
+checksum fails unrun.  A case that needs a command outside the adapter's profile is not run and
+does not fail the run.  If the adapter dies or hangs, the case in progress fails and the adapter
+is started again for the next case.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-import attrs
-
 from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
+from loopspec.vectors.audit import audit
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import first_difference, observation_difference
+from loopspec.vectors.profiles import PROFILES, case_ops
+from loopspec.vectors.run_report import (
+    FAIL,
+    NO_ADAPTER,
+    NOT_RUN,
+    OUTSIDE_PROFILE,
+    PASS,
+    UNSUPPORTED,
+    CaseResult,
+    RunReport,
+    case_line,
+    write_json,
+    write_junit,
+    write_text_end,
+)
 
-PASS, FAIL, NOT_RUN = "pass", "fail", "not-run"
-
-
-@attrs.frozen
-class CaseResult:
-    id: str
-    status: str
-    detail: str = ""
-
-
-@attrs.frozen
-class RunReport:
-    implementation: str
-    results: tuple[CaseResult, ...]
-
-    def count(self, status: str) -> int:
-        return sum(1 for r in self.results if r.status == status)
-
-    @property
-    def ok(self) -> bool:
-        return bool(self.results) and all(r.status == PASS for r in self.results)
-
-    def summary(self) -> str:
-        return (f"{self.count(PASS)} passed, {self.count(FAIL)} failed, {self.count(NOT_RUN)} not run "
-                f"(of {len(self.results)}) against {self.implementation}")
+__all__ = ["FAIL", "NOT_RUN", "PASS", "CaseResult", "RunReport", "SuiteUnreadable", "run_case", "run_suite"]
+RULE_ID = re.compile(r"^[A-Z]+-[0-9]+$")
+Loaded = tuple[str, Json | None, str]
+"""``(id, case or None, why it cannot run)``."""
 
 
 class SuiteUnreadable(Exception):
-    """The suite directory has no readable manifest."""
+    """The suite directory has no readable manifest, or a selection matches no case."""
 
 
 def load_manifest(suite: Path) -> Json:
@@ -63,8 +61,7 @@ def load_manifest(suite: Path) -> Json:
     return manifest
 
 
-def _load_case(suite: Path, entry: object) -> tuple[str, Json | None, str]:
-    """(id, case or None, why it cannot run)."""
+def _load_case(suite: Path, entry: object) -> Loaded:
     if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
         return "?", None, f"malformed manifest entry {entry!r}"
     case_id = str(entry.get("id", entry["path"]))
@@ -88,9 +85,15 @@ def _op(command: object) -> str:
 
 
 def run_case(adapter: Adapter, case_id: str, case: Json) -> CaseResult:
-    """One case; :class:`AdapterFailure` propagates (the adapter is gone)."""
+    """One case on the adapter's profile; :class:`AdapterFailure` propagates (the adapter is gone)."""
     steps = case["steps"]
     assert isinstance(steps, list)
+    profile = PROFILES[adapter.profile]
+    outside = profile.missing(case_ops(steps))
+    if outside:
+        return CaseResult(case_id, NOT_RUN, f"needs {', '.join(outside)}: outside profile {profile.name}",
+                          OUTSIDE_PROFILE)
+    seen: list[tuple[str, Json]] = []
     try:
         adapter.reset()
         for index, step in enumerate(steps):
@@ -100,15 +103,24 @@ def run_case(adapter: Adapter, case_id: str, case: Json) -> CaseResult:
             diff = observation_difference(expect, actual)
             if diff is not None:
                 return CaseResult(case_id, FAIL, f"step {index} ({_op(command)}): {diff}")
-        diff = first_difference(case.get("final"), adapter.state())
+            assert isinstance(actual, dict)
+            seen.append((_op(command), actual))
+        diff = first_difference(profile.state(case.get("final")), adapter.state())
     except AdapterError as err:
+        if err.kind == "unsupported":
+            return CaseResult(case_id, NOT_RUN, f"the adapter answered unsupported to a command of its profile "
+                                                f"{profile.name}: {err.message}", UNSUPPORTED)
         return CaseResult(case_id, FAIL, str(err))
     if diff is not None:
         return CaseResult(case_id, FAIL, f"final state: {diff}")
+    findings = audit(seen, profile)
+    if findings:
+        return CaseResult(case_id, FAIL, "what the adapter wrote breaks rules the observations do not compare:\n"
+                          + "\n".join(f.render() for f in findings))
     return CaseResult(case_id, PASS)
 
 
-def load_cases(path: Path) -> list[tuple[str, Json | None, str]]:
+def load_cases(path: Path) -> list[Loaded]:
     """The cases of a suite directory (checked against its manifest), or one case file as is."""
     if path.is_dir():
         entries = load_manifest(path)["cases"]
@@ -123,41 +135,95 @@ def load_cases(path: Path) -> list[tuple[str, Json | None, str]]:
     return [(str(case.get("id", path.stem)), case, "")]
 
 
-def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO) -> RunReport:
-    """Run every case of a suite (or one case file) in order, printing one line per case and a summary."""
-    loaded = load_cases(suite)
+def _selected(item: Loaded, pattern: str) -> bool:
+    case_id, case, _ = item
+    if RULE_ID.match(pattern):
+        rules = case.get("rules") if case is not None else None
+        return isinstance(rules, list) and pattern in rules
+    if not any(ch in pattern for ch in "*?[/"):
+        return case_id.split("/", 1)[0] == pattern  # an area
+    return fnmatch.fnmatchcase(case_id, pattern)
+
+
+def select_cases(loaded: list[Loaded], patterns: Sequence[str]) -> list[Loaded]:
+    """The cases any pattern selects: a rule ID, an area, or a glob over case ids (none: all)."""
+    if not patterns:
+        return loaded
+    chosen = [item for item in loaded if any(_selected(item, p) for p in patterns)]
+    if not chosen:
+        raise SuiteUnreadable(f"--select {' '.join(patterns)} matches no case (a rule ID like SPLICE-3, an area "
+                              "like splice, or a glob over case ids like 'lifecycle/*')")
+    return chosen
+
+
+class _Progress:
+    """One self-overwriting line on a terminal: cases done, failures so far, the case running."""
+
+    def __init__(self, stream: TextIO | None, total: int) -> None:
+        self.stream, self.total, self.failed = stream, total, 0
+
+    def show(self, done: int, case_id: str) -> None:
+        if self.stream is not None:
+            line = f"[{done}/{self.total}] {self.failed} failed  {case_id}"
+            self.stream.write("\r" + line[:100].ljust(100))
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\r" + " " * 100 + "\r")
+            self.stream.flush()
+
+
+def _connect(connect: Callable[[], Adapter]) -> tuple[Adapter | None, str]:
+    """A started adapter, or None and why (two lines at least: a heading and the reason)."""
+    try:
+        return connect(), ""
+    except (AdapterFailure, AdapterError) as err:
+        return None, f"cannot start the adapter:\n{err}"
+
+
+def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, select: Sequence[str] = (),
+              fmt: str = "text", progress: TextIO | None = None) -> RunReport:
+    """Run every selected case of a suite (or one case file) in order and write the report in ``fmt``.
+
+    ``progress`` (a terminal) gets a self-overwriting progress line.  A dead or hung adapter fails
+    its case and is started again (``connect``) for the next one; if it cannot be started the
+    remaining cases are not run.
+    """
+    loaded = select_cases(load_cases(suite), select)
     results: list[CaseResult] = []
-    implementation = "?"
+    meter = _Progress(progress, len(loaded))
+    adapter, why = _connect(connect)
+    implementation, profile = (adapter.implementation, adapter.profile) if adapter else ("?", "full")
+    if adapter is None and fmt == "text":
+        out.write(why + "\n")
 
     def emit(result: CaseResult) -> None:
         results.append(result)
-        line = f"{result.status.upper():7} {result.id}"
-        out.write(line + (f"\n        {result.detail}" if result.detail else "") + "\n")
+        meter.failed += result.counts_against
+        if fmt == "text":
+            meter.close()
+            out.write(case_line(result) + "\n")
 
-    adapter: Adapter | None = None
-    try:
-        adapter = connect()
-        implementation = adapter.implementation
-    except (AdapterFailure, AdapterError) as err:
-        out.write(f"cannot start the adapter:\n{err}\n")
-    for position, (case_id, case, why) in enumerate(loaded):
+    for position, (case_id, case, problem) in enumerate(loaded):
+        meter.show(position, case_id)
+        if adapter is None and not why:
+            adapter, why = _connect(connect)
         if adapter is None:
-            emit(CaseResult(case_id, NOT_RUN))
-            continue
-        if case is None:
-            emit(CaseResult(case_id, FAIL, why))
-            continue
-        try:
-            emit(run_case(adapter, case_id, case))
-        except AdapterFailure as failure:
-            emit(CaseResult(case_id, FAIL, failure.report().replace("\n", "\n        ")))
-            for later_id, _, _ in loaded[position + 1 :]:
-                emit(CaseResult(later_id, NOT_RUN))
-            adapter.close()
-            adapter = None
-            break
+            emit(CaseResult(case_id, NOT_RUN, "the adapter could not be started: " + why.splitlines()[1].strip(),
+                            NO_ADAPTER))
+        elif case is None:
+            emit(CaseResult(case_id, FAIL, problem))
+        else:
+            try:
+                emit(run_case(adapter, case_id, case))
+            except AdapterFailure as failure:
+                emit(CaseResult(case_id, FAIL, failure.report()))
+                adapter.close()
+                adapter = None  # started again before the next case
+    meter.close()
     if adapter is not None:
         adapter.close()
-    report = RunReport(implementation, tuple(results))
-    out.write(report.summary() + "\n")
+    report = RunReport(implementation, tuple(results), profile)
+    {"json": write_json, "junit": write_junit}.get(fmt, write_text_end)(report, out)
     return report

@@ -6,13 +6,18 @@ Four kinds of case, laid out as ``area/handler/case.json``:
   observations can show broken, each probed for its rule's hallmark when generated;
 * **row** — for every row of the lifecycle table, the shortest seeded random walk whose last
   command fires it (``lifecycle/<input>/<phase>-<guard>``);
-* **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``);
+* **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``), and as many
+  for each partial profile: walks of edits and claims for ``inbox`` (``random/inbox/walk-NNNN``),
+  walks without public edits for ``loop`` (``random/loop/walk-NNNN``);
 * **pair** — for every pair of consecutive table rows the model can produce and no case above
   produces, the shortest witness found (``pairs/<row>/<row>``, :mod:`.row_pairs`).
 
-``manifest.json`` records the suite format, protocol, spec version and digest, counts, which
-cases cover which rule and row, the coverage of rules, rows and row pairs with what is left
-uncovered (:mod:`.coverage`), and a sha256 per case file.  Same seed and count, same bytes.
+Each case lists the capability profiles that can run it.  Every case's observations are audited
+(time policy, log and live checker, :mod:`.audit`) when it is generated, so the model never ships
+a vector whose own log breaks a rule.  ``manifest.json`` records the suite format, protocol, spec
+version and digest, counts (also per profile), which cases cover which rule and row, the coverage
+of rules, rows and row pairs with what is left uncovered (:mod:`.coverage`), and a sha256 per case
+file.  Same seed and count, same bytes.
 """
 
 from __future__ import annotations
@@ -30,14 +35,19 @@ from loopspec.loop.table import TABLE
 from loopspec.rules.catalogue import SpecFormatError, load_spec
 from loopspec.rules.shipped import package_version, spec_digest
 from loopspec.vectors.adapter.client import PROTOCOL
+from loopspec.vectors.audit import audit
 from loopspec.vectors.case import CaseSpec, build_case, case_text
 from loopspec.vectors.command_gen import Generator, RandomChooser
 from loopspec.vectors.coverage import coverage, pair_cases, pairs_of
 from loopspec.vectors.json_reading import Json
+from loopspec.vectors.observation import observe
+from loopspec.vectors.profile_gen import ProfileGenerator
+from loopspec.vectors.profiles import PROFILES
+from loopspec.vectors.reference_model import VectorCommand, initial
 from loopspec.vectors.row_pairs import reachable_pairs
 from loopspec.vectors.rule_cases import ALL_CASES
 
-SUITE_FORMAT = "loopspec-suite/1"
+SUITE_FORMAT = "loopspec-suite/2"
 WALK_STEPS = 12
 MIN_ROW_WALKS, MAX_ROW_WALKS = 300, 5000
 
@@ -100,6 +110,27 @@ def walk_cases(seed: int, count: int, steps: int = 2 * WALK_STEPS) -> tuple[Case
     )
 
 
+def _profile_walk(seed: str, profile: str, steps: int) -> tuple[VectorCommand, ...]:
+    gen = ProfileGenerator(RandomChooser(random.Random(seed)), profile)
+    model = initial(profile)
+    out: list[VectorCommand] = []
+    for _ in range(steps):
+        command = gen.next_command(model)
+        model, _ = observe(model, command)
+        out.append(command)
+    return tuple(out)
+
+
+def profile_walk_cases(seed: int, count: int, steps: int = 2 * WALK_STEPS) -> tuple[CaseSpec, ...]:
+    """``count`` seeded walks for each partial profile (inbox: edits and claims; loop: no public edits)."""
+    return tuple(
+        CaseSpec(f"random/{profile}/walk-{i:04d}", "walk", (),
+                 f"Seeded random walk {i} of {count} for the {profile} profile (seed {seed}).",
+                 _profile_walk(f"{seed}-{profile}-walk-{i}", profile, steps))
+        for profile in ("inbox", "loop") for i in range(count)
+    )
+
+
 def commands_rule_ids() -> tuple[str, ...] | None:
     """IDs of the rules checkable from commands, or None when no spec checkout is at hand."""
     try:
@@ -134,6 +165,11 @@ def _prepare(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
+def _profiles(case: Json) -> list[str]:
+    profiles = case.get("profiles")
+    return [p for p in profiles if isinstance(p, str)] if isinstance(profiles, list) else []
+
+
 def _case_rows(case: Json) -> list[str]:
     rows = case.get("rows")
     return [r for r in rows if isinstance(r, str)] if isinstance(rows, list) else []
@@ -145,10 +181,21 @@ def _last_step_rows(case: Json) -> list[str]:
     return _case_rows(last) if isinstance(last, dict) else []
 
 
+def _self_audit(path: str, case: Json) -> None:
+    """The model's own observations must pass the audit every adapter's must pass."""
+    steps = case["steps"]
+    assert isinstance(steps, list)
+    seen = [(str(s["command"]["op"]), s["expect"]) for s in steps]
+    profile = PROFILES[_profiles(case)[0]]
+    findings = audit(seen, profile)
+    if findings:
+        raise SuiteError(f"{path}: the model's own output breaks rules: " + "; ".join(f.render() for f in findings))
+
+
 def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
     """Write the suite into ``out`` and return its manifest."""
     _check_out(out)  # before the work, so a wrong --out fails at once
-    specs = rule_cases() + row_cases(seed) + walk_cases(seed, count)
+    specs = rule_cases() + row_cases(seed) + walk_cases(seed, count) + profile_walk_cases(seed, count)
     built = [(spec, build_case(spec)) for spec in specs]
     for spec, case in built:
         if spec.kind == "row" and spec.rows[0] not in _last_step_rows(case):
@@ -159,6 +206,8 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
         if pair not in pairs_of(case):
             raise SuiteError(f"{spec.path}: its commands no longer fire {pair[0]} followed by {pair[1]}")
         built.append((spec, case))
+    for spec, case in built:
+        _self_audit(spec.path, case)
     _prepare(out)
     entries: list[Json] = []
     by_rule: dict[str, list[str]] = {}
@@ -170,7 +219,7 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         entries.append({"path": rel, "id": spec.path, "kind": spec.kind, "negative": case["negative"],
-                        "sha256": hashlib.sha256(text.encode()).hexdigest()})
+                        "profiles": case["profiles"], "sha256": hashlib.sha256(text.encode()).hexdigest()})
         for rule in spec.rules:
             by_rule.setdefault(rule, []).append(spec.path)
         for row in _case_rows(case):
@@ -187,6 +236,7 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
             "cases": len(built),
             "negative": sum(1 for _, c in built if c["negative"]),
             **{kind: sum(1 for s, _ in built if s.kind == kind) for kind in ("rule", "row", "walk", "pair")},
+            "profiles": {name: sum(name in _profiles(c) for _, c in built) for name in PROFILES},
         },
         # Every rule ID of the catalogue that neither has a hand-written case nor a reason in coverage.
         "uncoveredRules": covers["rules"]["uncovered"],  # type: ignore[index]

@@ -83,7 +83,8 @@ def pending(o: Json) -> list[object]:
 
 
 def mentions(o: Json, text: str) -> bool:
-    return text in json.dumps(o)
+    # The text as JSON writes it inside a string (quotes escaped), e.g. NORM-5's real refusal text.
+    return json.dumps(text)[1:-1] in json.dumps(o)
 
 
 def next_seqs(o: Json) -> list[object]:
@@ -96,14 +97,14 @@ def times(o: Json) -> list[object]:
     return [e.get("time") for e in events(o)]
 
 
-REFUSAL_TEXTS = ("is already pending", "start normalizes to -0")
+REFUSAL_TEXTS = ("is already pending", "carries non-JSON-serializable data")  # SPLICE-3, NORM-5 (real texts)
 
 
 def refused_in_listener(expected: Json, actual: Json) -> bool:
     """The model refuses an action inside a listener (its turn ends error with the refusal's text); the
     implementation does not fail the same way: it accepted the action."""
     def refusal_end(o: Json) -> list[object]:
-        return [r for r in reasons(o) if any(t in json.dumps(r) for t in REFUSAL_TEXTS)]
+        return [r for r in reasons(o) if any(json.dumps(t)[1:-1] in json.dumps(r) for t in REFUSAL_TEXTS)]
 
     return bool(refusal_end(expected)) and refusal_end(actual) != refusal_end(expected)
 

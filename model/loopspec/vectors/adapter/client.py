@@ -19,9 +19,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import IO
 
+from loopspec.check.reader import LineProblem, parse_line
+from loopspec.vectors.adapter.handshake import CHANGES, OLD_PROTOCOLS, PROTOCOL, AdapterError, hello_answer
 from loopspec.vectors.json_reading import Json
+from loopspec.vectors.profiles import DEFAULT_PROFILE
 
-PROTOCOL = "loopspec-adapter/1"
+__all__ = ["CHANGES", "OLD_PROTOCOLS", "PROTOCOL", "Adapter", "AdapterError", "AdapterFailure", "InProcessAdapter",
+           "SubprocessAdapter", "dump_line"]
+
+ANSWER_KEYS = {"command": "observation"}
 HELLO_TIMEOUT = 30.0
 DEFAULT_TIMEOUT = 10.0
 
@@ -45,15 +51,6 @@ class AdapterFailure(Exception):
         return "\n".join(lines)
 
 
-class AdapterError(Exception):
-    """The adapter answered a request with a protocol error (``{"error": {kind, message}}``)."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(f"adapter error ({kind}): {message}")
-        self.kind = kind
-        self.message = message
-
-
 def dump_line(obj: object) -> str:
     """One protocol line (without the newline); NaN/Infinity are refused, as JSON requires."""
     return json.dumps(obj, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
@@ -67,6 +64,7 @@ class Adapter(ABC):
     def __init__(self) -> None:
         self._next_id = 0
         self.implementation = "?"
+        self.profile = DEFAULT_PROFILE
 
     @abstractmethod
     def exchange(self, request: Json) -> Json:
@@ -76,31 +74,80 @@ class Adapter(ABC):
     def close(self) -> None:
         """Release the implementation (stop the process)."""
 
-    def call(self, key: str, body: object, answer_key: str | None = None) -> object:
-        """One request ``{id, key: body}``; returns the response's ``answer_key`` (default ``key``)."""
-        answer_key = answer_key or key
-        request_id = self._next_id
-        self._next_id += 1
-        response = self.exchange({"id": request_id, key: body})
-        if response.get("id") != request_id:
-            raise AdapterFailure(f"response id {response.get('id')!r}, expected {request_id}",
-                                 dump_line({"id": request_id, key: body}), dump_line(response))
+    def exchange_many(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
+        """Several requests, answered in order: the responses, up to the failure that cut them short if any.
+
+        By default one at a time; :class:`SubprocessAdapter` pipelines them.
+        """
+        out: list[Json] = []
+        for request in requests:
+            try:
+                out.append(self.exchange(request))
+            except AdapterFailure as failure:
+                return out, failure
+        return out, None
+
+    @property
+    def alive(self) -> bool:
+        """Whether the implementation can still answer (an in-process handler always can)."""
+        return True
+
+    def _answer(self, request: Json, response: Json, answer_key: str) -> object:
+        """The answer in ``response`` to ``request``; AdapterError for a protocol error, AdapterFailure for garbage."""
+        if response.get("id") != request["id"]:
+            raise AdapterFailure(f"response id {response.get('id')!r}, expected {request['id']}",
+                                 dump_line(request), dump_line(response))
         error = response.get("error")
         if isinstance(error, dict):
             raise AdapterError(str(error.get("kind")), str(error.get("message")))
         if answer_key not in response:
-            raise AdapterFailure(f"response has no {answer_key!r}", dump_line({"id": request_id, key: body}),
-                                 dump_line(response))
+            raise AdapterFailure(f"response has no {answer_key!r}", dump_line(request), dump_line(response))
         return response[answer_key]
 
+    def _framed(self, requests: Sequence[tuple[str, object]]) -> list[Json]:
+        first = self._next_id
+        self._next_id += len(requests)
+        return [{"id": first + i, key: body} for i, (key, body) in enumerate(requests)]
+
+    def call(self, key: str, body: object, answer_key: str | None = None) -> object:
+        """One request ``{id, key: body}``; returns the response's ``answer_key`` (default ``key``)."""
+        (request,) = self._framed([(key, body)])
+        return self._answer(request, self.exchange(request), answer_key or ANSWER_KEYS.get(key, key))
+
+    def pipeline(self, requests: Sequence[tuple[str, object]], *, lockstep: bool = False) -> list[object]:
+        """Send ``(key, body)`` requests back to back and read the answers in order (spec: Pipelining).
+
+        Each item of the result is the answer or the :class:`AdapterError` its protocol-error
+        response stands for (returned, not raised: later requests were served all the same).  If
+        the adapter failed, the answers before the failure come first and the
+        :class:`AdapterFailure` is the last item (returned too: an earlier answer may matter more).
+        ``lockstep`` sends them one at a time, waiting for each answer (the protocol's v1 habit).
+        """
+        framed = self._framed(requests)
+        responses, failure = Adapter.exchange_many(self, framed) if lockstep else self.exchange_many(framed)
+        out: list[object] = []
+        for request, response, (key, _) in zip(framed, responses, requests, strict=False):
+            try:
+                out.append(self._answer(request, response, ANSWER_KEYS.get(key, key)))
+            except AdapterError as err:
+                out.append(err)
+            except AdapterFailure as garbage:
+                return [*out, garbage]
+        return out if failure is None else [*out, failure]
+
     def hello(self) -> None:
-        answer = self.call("hello", {"protocol": PROTOCOL})
-        if not isinstance(answer, dict) or answer.get("protocol") != PROTOCOL:
-            raise AdapterError("protocol", f"adapter answered hello with {answer!r}")
-        self.implementation = str(answer.get("implementation", "?"))
+        """The handshake: the adapter must speak this protocol and name itself and its profile."""
+        request: Json = {"protocol": PROTOCOL}
+        try:
+            answer = self.call("hello", request)
+        except AdapterError as err:
+            if err.kind == "protocol":
+                raise AdapterError("protocol", f"the adapter refused {PROTOCOL}: {err.message}\n{CHANGES}") from None
+            raise
+        self.implementation, self.profile = hello_answer(answer, request)
 
     def command(self, command: Json) -> object:
-        return self.call("command", command, "observation")
+        return self.call("command", command)
 
     def state(self) -> object:
         return self.call("state", {})
@@ -204,14 +251,35 @@ class SubprocessAdapter(Adapter):
         return AdapterFailure(what, request, self._last, detail)
 
     def exchange(self, request: Json) -> Json:
-        line = dump_line(request)
+        responses, failure = self.exchange_many([request])
+        if failure is not None:
+            raise failure
+        return responses[0]
+
+    def exchange_many(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
+        """Write every request line at once, then read one answer per request, each within the timeout."""
+        lines = [dump_line(request) for request in requests]
         stdin = self._proc.stdin
         assert stdin is not None
         try:
-            stdin.write(line + "\n")
+            stdin.write("".join(line + "\n" for line in lines))
             stdin.flush()
         except (OSError, ValueError):
-            raise self._fail("adapter closed its stdin (exited?)", line) from None
+            return [], self._fail("adapter closed its stdin (exited?)", lines[0])
+        out: list[Json] = []
+        for line in lines:
+            try:
+                out.append(self._receive(line))
+            except AdapterFailure as failure:
+                return out, failure
+        return out, None
+
+    @property
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def _receive(self, line: str) -> Json:
+        """The next answer line (the one for the request written as ``line``), parsed."""
         try:
             answer = self._lines.get(timeout=self._timeout_now)
         except queue.Empty:
@@ -220,8 +288,8 @@ class SubprocessAdapter(Adapter):
             raise self._fail("adapter exited (stdout closed) before answering", line)
         self._last = answer
         try:
-            parsed = json.loads(answer)
-        except ValueError:
+            parsed = parse_line(answer.encode("utf-8"))  # orjson when installed; JSON's exact rules either way
+        except (ValueError, LineProblem):
             raise self._fail("adapter wrote a line that is not JSON", line) from None
         if not isinstance(parsed, dict):
             raise self._fail("adapter wrote a line that is not a JSON object", line)

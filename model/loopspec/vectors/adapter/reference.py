@@ -1,8 +1,10 @@
 """The server side of the adapter protocol, serving the model itself (``loopspec adapter``).
 
-:class:`ModelHandler` answers requests with the model's own :func:`loopspec.loop.agent.step`; it is
-the reference every other adapter is compared with, and the base Python mutants build on.
-:func:`serve` is the line loop: read a request line, answer one line, flush.
+:class:`ModelHandler` answers requests with the model of its profile
+(:mod:`loopspec.vectors.reference_model`: the agent for ``full`` and ``loop``, an inbox-only
+session for ``inbox``); it is the reference every other adapter is compared with, and the base
+Python mutants build on.  :func:`serve` is the line loop: read a request line, answer one line,
+flush.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TextIO
 
-from loopspec.loop import commands as cmd
-from loopspec.loop.state import Agent
-from loopspec.vectors.adapter.client import PROTOCOL, dump_line
+from loopspec.vectors.adapter.client import CHANGES, OLD_PROTOCOLS, PROTOCOL, dump_line
 from loopspec.vectors.codec import decode_command
 from loopspec.vectors.json_reading import CodecError, Json
 from loopspec.vectors.observation import observe, state_of
+from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILES, ops_of
+from loopspec.vectors.reference_model import Model, Unsupported, VectorCommand, initial
 
 IMPLEMENTATION = "loopspec-model 0.1.0"
 
@@ -34,20 +36,21 @@ class ModelHandler:
 
     implementation = IMPLEMENTATION
 
-    def __init__(self) -> None:
-        self.agent = Agent()
+    def __init__(self, profile: str = DEFAULT_PROFILE) -> None:
+        self.profile = PROFILES[profile]
+        self.model: Model = initial(profile)
         self.greeted = False
 
-    def apply(self, command: cmd.Command) -> Json:
-        """Run one decoded command; returns the observation."""
-        self.agent, observation = observe(self.agent, command)
+    def apply(self, command: VectorCommand) -> Json:
+        """Run one decoded command; returns the observation (raises Unsupported outside the model)."""
+        self.model, observation = observe(self.model, command)
         return observation
 
     def state(self) -> Json:
-        return state_of(self.agent)
+        return state_of(self.model)
 
     def reset(self) -> None:
-        self.agent = Agent()
+        self.model = initial(self.profile.name)
 
     def handle(self, request: object) -> Json:
         if not isinstance(request, dict):
@@ -64,17 +67,27 @@ class ModelHandler:
         return REQUESTS[key](self, request_id, request[key])
 
     def hello(self, request_id: int, hello: object) -> Json:
-        if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL:
-            return protocol_error(request_id, "protocol", f"this adapter speaks {PROTOCOL} only")
+        protocol = hello.get("protocol") if isinstance(hello, dict) else None
+        if protocol != PROTOCOL:
+            why = f"{protocol} is an older protocol. {CHANGES}" if protocol in OLD_PROTOCOLS else f"not {protocol!r}"
+            return protocol_error(request_id, "protocol", f"this adapter speaks {PROTOCOL} only ({why})")
         self.greeted = True
-        return {"id": request_id, "hello": {"protocol": PROTOCOL, "implementation": self.implementation}}
+        answer = {"protocol": PROTOCOL, "implementation": self.implementation, "profile": self.profile.name}
+        return {"id": request_id, "hello": answer}
 
     def command(self, request_id: int, raw: object) -> Json:
         try:
             command = decode_command(raw)
         except CodecError as err:
             return protocol_error(request_id, "bad-request", str(err))
-        return {"id": request_id, "observation": self.apply(command)}
+        outside = self.profile.missing(ops_of(raw))
+        if outside:
+            why = f"{', '.join(outside)}: not in profile {self.profile.name}"
+            return protocol_error(request_id, "unsupported", why)
+        try:
+            return {"id": request_id, "observation": self.apply(command)}
+        except Unsupported as err:
+            return protocol_error(request_id, "unsupported", str(err))
 
     def reset_request(self, request_id: int, _: object) -> Json:
         self.reset()

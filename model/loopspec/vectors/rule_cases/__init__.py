@@ -9,6 +9,7 @@ from __future__ import annotations
 from loopspec.vectors.case import CaseSpec
 from loopspec.vectors.rule_cases import (
     cancel,
+    claim,
     decide,
     decision,
     inbox,
@@ -22,5 +23,5 @@ from loopspec.vectors.rule_cases import (
 
 ALL_CASES: tuple[CaseSpec, ...] = (
     inbox.CASES + splices.CASES + notify.CASES + loop.CASES + decide.CASES + turns.CASES + cancel.CASES
-    + restart.CASES + records.CASES + decision.CASES
+    + restart.CASES + records.CASES + decision.CASES + claim.CASES
 )

@@ -1,0 +1,160 @@
+"""What ``loopspec vectors run`` found, as values and in three formats (text, json, junit).
+
+A case is ``pass``, ``fail`` or ``not-run``; a not-run case says why: ``outside-profile`` (it
+needs a command the adapter's profile does not have — this does not fail the run),
+``unsupported`` (the adapter answered ``unsupported`` to a command of its own profile) or
+``no-adapter`` (the adapter could not be started).  The verdict is per profile: an
+implementation *conforms to profile P* when every case of the suite that P can run passed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import TextIO
+from xml.sax.saxutils import quoteattr
+
+import attrs
+
+PASS, FAIL, NOT_RUN = "pass", "fail", "not-run"
+OUTSIDE_PROFILE, UNSUPPORTED, NO_ADAPTER = "outside-profile", "unsupported", "no-adapter"
+RUN_FORMAT = "loopspec-run/1"
+FORMATS = ("text", "json", "junit")
+
+
+@attrs.frozen
+class CaseResult:
+    id: str
+    status: str
+    detail: str = ""
+    reason: str = ""
+    """Why a case was not run (``outside-profile``, ``unsupported``, ``no-adapter``)."""
+
+    @property
+    def area(self) -> str:
+        return self.id.split("/", 1)[0]
+
+    @property
+    def counts_against(self) -> bool:
+        """Whether this result makes the run fail: anything but a pass or a case outside the profile."""
+        return self.status != PASS and self.reason != OUTSIDE_PROFILE
+
+    @property
+    def label(self) -> str:
+        return {PASS: "PASS", FAIL: "FAIL"}.get(self.status, "NOT RUN")
+
+
+@attrs.frozen
+class RunReport:
+    implementation: str
+    results: tuple[CaseResult, ...]
+    profile: str = "full"
+
+    def count(self, status: str) -> int:
+        return sum(1 for r in self.results if r.status == status)
+
+    def count_reason(self, reason: str) -> int:
+        return sum(1 for r in self.results if r.reason == reason)
+
+    @property
+    def of_profile(self) -> tuple[CaseResult, ...]:
+        return tuple(r for r in self.results if r.reason != OUTSIDE_PROFILE)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.of_profile) and not any(r.counts_against for r in self.results)
+
+    def verdict(self) -> str:
+        mine = self.of_profile
+        if mine and all(r.reason == NO_ADAPTER for r in mine):
+            return "the adapter could not be started: nothing was tested"
+        if not mine:
+            return f"no case of the suite runs on profile {self.profile}: nothing was tested"
+        if self.ok:
+            passed = f"{len(mine)} case(s) of the profile passed"
+            return f"{self.implementation} conforms to profile {self.profile} ({passed})"
+        bad = sum(1 for r in mine if r.counts_against)
+        return (f"{self.implementation} does NOT conform to profile {self.profile}: "
+                f"{bad} of {len(mine)} case(s) of the profile failed or were not run")
+
+    def summary(self) -> str:
+        outside = self.count_reason(OUTSIDE_PROFILE)
+        note = f"; {outside} outside profile {self.profile}" if outside else ""
+        return (f"{self.count(PASS)} passed, {self.count(FAIL)} failed, {self.count(NOT_RUN)} not run{note} "
+                f"(of {len(self.results)}) against {self.implementation}")
+
+    def areas(self) -> dict[str, Counter[str]]:
+        out: dict[str, Counter[str]] = {}
+        for r in self.results:
+            out.setdefault(r.area, Counter())[r.status] += 1
+        return out
+
+    def area_lines(self) -> list[str]:
+        width = max((len(a) for a in self.areas()), default=0)
+        return [f"  {area:{width}}  {c[PASS]:4} passed  {c[FAIL]:4} failed  {c[NOT_RUN]:4} not run"
+                for area, c in sorted(self.areas().items())]
+
+
+def case_line(result: CaseResult) -> str:
+    """One case in the text format (two lines when there is a detail)."""
+    detail = result.detail or result.reason
+    text = f"{result.label:7} {result.id}"
+    return text + ("\n        " + detail.replace("\n", "\n        ") if detail else "")
+
+
+def write_text_end(report: RunReport, out: TextIO) -> None:
+    out.write("per area:\n" + "\n".join(report.area_lines()) + "\n")
+    out.write(report.summary() + "\n")
+    out.write(report.verdict() + "\n")
+
+
+def as_json(report: RunReport) -> dict[str, object]:
+    return {
+        "format": RUN_FORMAT,
+        "implementation": report.implementation,
+        "profile": report.profile,
+        "conforms": report.ok,
+        "verdict": report.verdict(),
+        "counts": {PASS: report.count(PASS), FAIL: report.count(FAIL), NOT_RUN: report.count(NOT_RUN),
+                   OUTSIDE_PROFILE: report.count_reason(OUTSIDE_PROFILE)},
+        "areas": {area: {PASS: c[PASS], FAIL: c[FAIL], NOT_RUN: c[NOT_RUN]}
+                  for area, c in sorted(report.areas().items())},
+        "cases": [{"id": r.id, "area": r.area, "status": r.status,
+                   **({"reason": r.reason} if r.reason else {}), **({"detail": r.detail} if r.detail else {})}
+                  for r in report.results],
+    }
+
+
+def write_json(report: RunReport, out: TextIO) -> None:
+    out.write(json.dumps(as_json(report), indent=1, ensure_ascii=False) + "\n")
+
+
+def _testcase(r: CaseResult) -> str:
+    head = f'  <testcase classname={quoteattr("loopspec." + r.area)} name={quoteattr(r.id)}'
+    message = quoteattr((r.detail or r.reason).split("\n", 1)[0])
+    body = (r.detail or r.reason).replace("]]>", "]]]]><![CDATA[>")
+    if r.status == PASS:
+        return head + "/>"
+    if r.status == FAIL:
+        return f"{head}>\n   <failure message={message}><![CDATA[{body}]]></failure>\n  </testcase>"
+    if r.reason == OUTSIDE_PROFILE:
+        return f"{head}>\n   <skipped message={message}/>\n  </testcase>"
+    return f"{head}>\n   <error type={quoteattr(r.reason)} message={message}><![CDATA[{body}]]></error>\n  </testcase>"
+
+
+def write_junit(report: RunReport, out: TextIO) -> None:
+    """JUnit XML: one ``testsuite`` per area, skipped for cases outside the profile."""
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(f'<testsuites name={quoteattr("loopspec vectors: " + report.verdict())} tests="{len(report.results)}" '
+              f'failures="{report.count(FAIL)}">\n')
+    by_area: dict[str, list[CaseResult]] = {}
+    for r in report.results:
+        by_area.setdefault(r.area, []).append(r)
+    for area, results in sorted(by_area.items()):
+        failures = sum(1 for r in results if r.status == FAIL)
+        errors = sum(1 for r in results if r.status == NOT_RUN and r.reason != OUTSIDE_PROFILE)
+        skipped = sum(1 for r in results if r.reason == OUTSIDE_PROFILE)
+        out.write(f' <testsuite name={quoteattr("loopspec." + area)} tests="{len(results)}" failures="{failures}" '
+                  f'errors="{errors}" skipped="{skipped}">\n')
+        out.write("\n".join(_testcase(r) for r in results) + "\n </testsuite>\n")
+    out.write("</testsuites>\n")

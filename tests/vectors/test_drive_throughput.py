@@ -1,0 +1,116 @@
+"""What makes ``drive`` fast must not change what it finds.
+
+* Pipelined requests are answered in order, and a protocol error in the middle of a batch stands
+  for that request only.
+* Driving in one pipelined batch per example and driving one request at a time both find the
+  minimal disagreement (SPLICE-7 through the broken ``remove``).
+* The fast draws (straight from Hypothesis' choice sequence) are used with the installed
+  Hypothesis, and the strategy draws they replace still work.
+* The fast JSON equality agrees with the path-reporting comparison on every pair of values.
+
+Throughput itself is measured by ``benchmarks/drive_bench.py``, never by a test.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from loopspec.data.messages import InboxTarget, UserMessage
+from loopspec.loop import commands as cmd
+from loopspec.vectors import drive_draws
+from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.reference import ModelHandler
+from loopspec.vectors.codec import encode_command
+from loopspec.vectors.drive import drive
+from loopspec.vectors.observation import first_difference, same_json
+from vectors.test_vectors_run import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("fake") / "fake_adapter.py"
+    path.write_text(FAKE_ADAPTER)
+    return path
+
+
+def test_pipelined_requests_are_answered_in_order() -> None:
+    m = UserMessage.from_json({"id": "a", "role": "user", "content": [], "source": {"kind": "user"}})
+    append = encode_command(cmd.Append(InboxTarget.NEXT_TURN, m))
+    with SubprocessAdapter(REFERENCE) as adapter:
+        answers = adapter.pipeline([("reset", {}), ("command", append), ("command", {"op": "jump"}),
+                                    ("command", append), ("state", {})])
+    assert answers[0] == {}
+    assert answers[1]["ok"] is True  # type: ignore[index]
+    assert isinstance(answers[2], AdapterError)
+    assert answers[2].kind == "bad-request"
+    assert answers[3]["code"] == "SPLICE-3"  # type: ignore[index]  # the first append was kept
+    assert [x["id"] for x in answers[4]["inbox"]["next-turn"]] == ["a"]  # type: ignore[index]
+
+
+@pytest.mark.rule("SPLICE-7")
+def test_pipelined_and_lockstep_drives_find_the_minimal_case(fake: Path) -> None:
+    for lockstep in (False, True):
+        with SubprocessAdapter(fake_argv(fake, "wrong-remove")) as adapter:
+            report = drive(adapter, examples=200, steps=25, seed=3, time_budget=90, shrink_budget=30,
+                           lockstep=lockstep)
+        assert report.disagreement is not None
+        assert "$.value: expected False, got None" in report.disagreement
+        assert [type(c) for c in report.commands] == [cmd.Remove]  # the same minimal case, either way
+
+
+@pytest.mark.rule("SPLICE-7")
+def test_an_adapter_that_dies_after_a_disagreement_is_restarted(fake: Path) -> None:
+    """A batch may run past the first wrong answer and crash the adapter; the disagreement still wins."""
+    argv = fake_argv(fake, "wrong-then-die")
+    with SubprocessAdapter(argv) as adapter:
+        report = drive(adapter, examples=200, steps=25, seed=3, time_budget=90, shrink_budget=30,
+                       restart=lambda: SubprocessAdapter(argv))
+    assert report.adapter_failure is None
+    assert report.disagreement is not None
+    assert "$.value: expected False, got None" in report.disagreement
+    with SubprocessAdapter(argv) as adapter:  # without a way to restart it: the disagreement, not shrunk
+        lost = drive(adapter, examples=200, steps=25, seed=3, time_budget=90)
+    assert lost.disagreement is not None
+    assert "$.value: expected False, got None" in lost.disagreement
+    assert "not fully shrunk: the adapter failed" in lost.disagreement
+    assert any(isinstance(c, cmd.Remove) for c in lost.commands)
+
+
+def test_fast_draws_are_used_and_the_strategy_draws_still_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[object] = []
+    real = drive_draws.fast_draws
+
+    def spy(data: object) -> object:
+        seen.append(real(data))  # type: ignore[arg-type]
+        return seen[-1]
+
+    monkeypatch.setattr(drive_draws, "fast_draws", spy)
+    assert drive(InProcessAdapter(ModelHandler().handle), examples=5, steps=5, seed=0).ok
+    assert seen
+    assert all(x is not None for x in seen), "the installed Hypothesis lost the fast path"
+    monkeypatch.setattr(drive_draws, "fast_draws", lambda data: None)
+    report = drive(InProcessAdapter(WrongRemove().handle), examples=300, steps=25, seed=0, time_budget=90)
+    assert report.disagreement is not None
+    assert [type(c) for c in report.commands] == [cmd.Remove]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from([0.0, -0.0, 1.0, 2.5, math.nan])
+    | st.text(max_size=2),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("abc"), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(json_values, json_values)
+def test_fast_equality_agrees_with_the_reported_difference(a: object, b: object) -> None:
+    assert same_json(a, b) == (first_difference(a, b, path="$.x") is None)
+    assert same_json(a, a)
+    assert not same_json(True, 1)
+    assert not same_json(0, False)
+    assert same_json(1, 1.0)

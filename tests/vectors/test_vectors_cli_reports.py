@@ -1,0 +1,165 @@
+"""``vectors run`` and ``drive`` as a CI job meets them: formats, selection, progress, summaries, usage errors.
+
+* ``--format json`` is one parseable document with the verdict, counts per area and every case;
+  ``--format junit`` is JUnit XML with a testsuite per area and the cases outside the profile
+  skipped.
+* ``--select`` takes a rule ID, an area or a glob; a selection that matches nothing is a usage error.
+* The text report ends with a summary per area and the per-profile verdict; a progress line is
+  written only to a terminal.
+* ``drive`` ends with one line: examples run of those requested, commands sent, commands/s, and
+  whether the time budget cut the run short; invalid options are usage errors, not tracebacks.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from loopspec.cli import main
+from loopspec.vectors.adapter.client import InProcessAdapter
+from loopspec.vectors.adapter.reference import ModelHandler
+from loopspec.vectors.runner import run_suite
+from loopspec.vectors.suite import generate
+
+REFERENCE = [sys.executable, "-m", "loopspec", "adapter"]
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("suite-cli")
+    generate(out, seed=4, count=3)
+    return out
+
+
+def test_json_format(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vectors", "run", str(suite), "--format", "json", "--", *REFERENCE, "--profile", "loop"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["format"] == "loopspec-run/1"
+    assert (report["profile"], report["conforms"]) == ("loop", True)
+    assert "conforms to profile loop" in report["verdict"]
+    assert report["counts"]["pass"] + report["counts"]["not-run"] == len(report["cases"])
+    assert report["counts"]["outside-profile"] == report["counts"]["not-run"] > 0
+    assert sum(a["pass"] for a in report["areas"].values()) == report["counts"]["pass"]
+    outside = [c for c in report["cases"] if c["status"] == "not-run"]
+    assert all(c["reason"] == "outside-profile" and "outside profile loop" in c["detail"] for c in outside)
+
+
+def test_junit_format(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vectors", "run", str(suite), "--format", "junit", "--", *REFERENCE]) == 0
+    root = ET.fromstring(capsys.readouterr().out)
+    assert root.tag == "testsuites"
+    suites = root.findall("testsuite")
+    assert {s.get("name") for s in suites} >= {"loopspec.splice", "loopspec.lifecycle", "loopspec.claim"}
+    cases = root.findall("testsuite/testcase")
+    assert len(cases) == int(root.get("tests", "0")) > 0
+    skipped = root.findall("testsuite/testcase/skipped")
+    assert skipped
+    assert all("outside profile full" in (s.get("message") or "") for s in skipped)
+    assert not root.findall("testsuite/testcase/failure")
+
+
+def test_a_failure_in_junit_and_json(suite: Path) -> None:
+    from vectors.test_vectors_run import WrongRemove
+
+    out = io.StringIO()
+    run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out, fmt="junit")
+    failures = ET.fromstring(out.getvalue()).findall("testsuite/testcase/failure")
+    assert any("expected False, got None" in (f.get("message") or "") for f in failures)
+    out = io.StringIO()
+    report = run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out, fmt="json")
+    data = json.loads(out.getvalue())
+    assert data["conforms"] is False
+    assert not report.ok
+    assert "does NOT conform to profile full" in data["verdict"]
+
+
+@pytest.mark.parametrize(("pattern", "prefix"), [
+    ("SPLICE-7", "splice/"),
+    ("claim", "claim/"),
+    ("lifecycle/decide/*", "lifecycle/decide/"),
+])
+def test_select(suite: Path, pattern: str, prefix: str) -> None:
+    report = run_suite(suite, lambda: InProcessAdapter(ModelHandler().handle), io.StringIO(), select=[pattern])
+    assert report.results
+    assert all(r.id.startswith(prefix) for r in report.results)
+
+
+def test_select_by_rule_uses_the_cases_rules(suite: Path) -> None:
+    report = run_suite(suite, lambda: InProcessAdapter(ModelHandler().handle), io.StringIO(), select=["SPLICE-7"])
+    for result in report.results:
+        assert "SPLICE-7" in json.loads((suite / f"{result.id}.json").read_text())["rules"]
+
+
+def test_a_selection_matching_nothing_is_a_usage_error(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["vectors", "run", str(suite), "--select", "NOPE-99", "--", *REFERENCE]) == 2
+    assert "matches no case" in capsys.readouterr().err
+
+
+def test_text_report_ends_with_areas_and_the_verdict(suite: Path) -> None:
+    out = io.StringIO()
+    run_suite(suite, lambda: InProcessAdapter(ModelHandler().handle), out)
+    tail = out.getvalue().split("per area:\n", 1)[1].splitlines()
+    assert any(line.split()[0] == "splice" and "passed" in line for line in tail)
+    assert tail[-1].endswith("case(s) of the profile passed)")
+    assert "conforms to profile full" in tail[-1]
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_goes_to_a_terminal_only(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tty = Tty()
+    run_suite(suite, lambda: InProcessAdapter(ModelHandler().handle), io.StringIO(), progress=tty)
+    assert "\r[0/" in tty.getvalue()
+    assert " failed  " in tty.getvalue()
+    assert main(["vectors", "run", str(suite), "--select", "splice", "--", *REFERENCE]) == 0
+    assert "\r" not in capsys.readouterr().err  # pytest's stderr is not a terminal
+
+
+def test_drive_progress_and_final_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from loopspec.vectors.drive import drive
+
+    tty = Tty()
+    report = drive(InProcessAdapter(ModelHandler().handle), examples=40, steps=15, seed=0, progress=tty)
+    assert report.ok
+    assert report.examples == 40
+    assert report.sent >= 40 * 15
+    assert "examples" in tty.getvalue()
+    assert "commands" in tty.getvalue()
+    line = report.summary("model")
+    assert line.startswith("no disagreement in 40 of 40 examples against model (profile full)")
+    assert "commands sent" in line
+    assert "commands/s" in line
+
+
+def test_drive_says_when_the_time_budget_cut_it_short(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["drive", "--examples", "100000", "--time-budget", "1", "--", *REFERENCE]) == 0
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("stopped by the time budget after ")
+    assert "of 100000 examples: no disagreement in those" in err
+    assert "commands/s" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ["drive", "--examples", "0"],
+    ["drive", "--steps", "-1"],
+    ["drive", "--time-budget", "0"],
+    ["drive", "--timeout", "nan"],
+    ["drive", "--examples", "many"],
+    ["vectors", "run", "x", "--timeout", "-1"],
+    ["vectors", "run", "x", "--format", "xml"],
+])
+def test_invalid_options_are_usage_errors(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--", *REFERENCE])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "usage:" in err
+    assert "Traceback" not in err
