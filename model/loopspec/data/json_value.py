@@ -46,24 +46,40 @@ class JsonObject(Mapping[str, Frozen]):
 
 _SCALARS = (str, int, float, bool, type(None))
 
+# Deeper payloads are refused (LOG-1, decision D9) at a fixed depth rather than wherever the
+# interpreter's stack runs out: a RecursionError deep in the stack can also fire inside a finalizer
+# that runs meanwhile, where nobody can catch it, so the outcome would depend on the garbage collector.
+MAX_DEPTH = 500
+
+
+class NestedTooDeeply(RecursionError):
+    """A JSON value nested more than :data:`MAX_DEPTH` levels deep."""
+
 
 def freeze(value: object) -> Frozen:
     """Turn parsed JSON (dicts, lists, scalars) into its frozen form."""
+    return _freeze(value, MAX_DEPTH)
+
+
+def _freeze(value: object, budget: int) -> Frozen:
     # Dispatch on the exact type first: JsonObject is a Mapping, so isinstance() against it
-    # goes through the ABC machinery, which dominated the cost of reading long logs.
+    # goes through the ABC machinery, which dominated the cost of reading long logs.  Plain loops
+    # rather than generator expressions: one stack frame per level of nesting, not two.
     kind = type(value)
-    if kind in _SCALARS:
+    if kind in _SCALARS or kind is JsonObject:  # a JsonObject is already frozen: freezing is idempotent
         return value  # type: ignore[return-value]
-    if kind is dict:
-        return JsonObject(tuple((str(k), freeze(v)) for k, v in value.items()))  # type: ignore[attr-defined]
-    if kind is list or kind is tuple:
-        return tuple(freeze(v) for v in value)  # type: ignore[attr-defined]
-    if kind is JsonObject:  # already frozen: freezing is idempotent
-        return value  # type: ignore[return-value]
+    if budget == 0:
+        raise NestedTooDeeply(f"JSON nested more than {MAX_DEPTH} levels deep")
     if isinstance(value, dict):
-        return JsonObject(tuple((str(k), freeze(v)) for k, v in value.items()))
+        pairs = []
+        for k, v in value.items():
+            pairs.append((str(k), _freeze(v, budget - 1)))
+        return JsonObject(tuple(pairs))
     if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
+        items = []
+        for v in value:
+            items.append(_freeze(v, budget - 1))
+        return tuple(items)
     if value is None or isinstance(value, bool | int | float | str):
         return value
     raise TypeError(f"not a JSON value: {type(value).__name__}")
