@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -145,6 +147,19 @@ def test_drive_says_when_the_time_budget_cut_it_short(capsys: pytest.CaptureFixt
     assert err.startswith("stopped by the time budget after ")
     assert "of 100000 examples: no disagreement in those" in err
     assert "commands/s" in err
+
+
+def test_drive_leaves_the_working_folder_as_it_was(tmp_path: Path) -> None:
+    """No ``.hypothesis/`` (Hypothesis caches constants there even without an example database).
+
+    A fresh process, as a user runs it: Hypothesis collects the constants once per process.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HYPOTHESIS")}
+    command = [sys.executable, "-m", "loopspec", "drive", "--examples", "3", "--steps", "5", "--",
+               sys.executable, "-m", "loopspec", "adapter"]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("argv", [

@@ -17,9 +17,12 @@ with the sequence that led to it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 import attrs
@@ -153,6 +156,27 @@ def choose_profile(adapter: Adapter, wanted: str | None) -> str:
     return wanted
 
 
+@contextlib.contextmanager
+def _scratch_storage() -> Iterator[None]:
+    """Point Hypothesis' storage at a throw-away folder for the run.
+
+    With no example database Hypothesis still caches the constants it collects from local modules
+    under ``.hypothesis/`` in the working directory; ``loopspec drive`` must leave the user's folder
+    as it found it.
+    """
+    key = "HYPOTHESIS_STORAGE_DIRECTORY"
+    before = os.environ.get(key)
+    with tempfile.TemporaryDirectory(prefix="loopspec-drive-") as scratch:
+        os.environ[key] = scratch
+        try:
+            yield
+        finally:
+            if before is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = before
+
+
 def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
           time_budget: float | None = None, shrink_budget: float = 20.0, profile: str | None = None,
           progress: TextIO | None = None, lockstep: bool = False,
@@ -224,7 +248,8 @@ def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed:
             raise Disagreement(message)
 
     try:
-        sequences()
+        with _scratch_storage():
+            sequences()
     except (_Stop, Exception):
         # Disagreement, _Stop, or whatever Hypothesis makes of a run we cut short (it may report
         # a cut-short run as flaky): the session knows what really happened.
