@@ -146,3 +146,17 @@ def test_a_usage_error_is_exit_2_without_traceback(capsys: pytest.CaptureFixture
         main(["check", "--format", "yaml", str(REAL_TRACES)])
     assert done.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["check", str(REAL_TRACES)]])
+def test_a_reader_that_went_away_gets_no_traceback(argv: list[str]) -> None:
+    """``loopspec --version | head -0``: the pipe is closed before anything is written."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write the command makes meets a closed pipe
+    try:
+        done = subprocess.run([sys.executable, "-m", "loopspec", *argv], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1

@@ -147,19 +147,28 @@ def _command(args: argparse.Namespace) -> str:
     return " ".join(str(c) for c in (args.command, getattr(args, "vectors_command", None)) if c)
 
 
+def _reader_gone() -> int:
+    """The reader of our output went away (``| head``): nothing more can be said to it."""
+    # Point stdout at /dev/null so the interpreter's final flush does not fail a second time.
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(_named_command(words)).parse_args(words)
+    try:
+        # --version and --help print while the arguments are parsed: a closed pipe can meet them too.
+        args = build_parser(_named_command(words)).parse_args(words)
+    except BrokenPipeError:
+        return _reader_gone()
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
         print(f"loopspec {_command(args)}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader of our output went away (``| head``): nothing more can be said to it.
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return _reader_gone()
     except Exception as err:
         if os.environ.get("LOOPSPEC_TRACEBACK"):
             raise
