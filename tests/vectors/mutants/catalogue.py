@@ -63,13 +63,3 @@ BY_NAME = {m.name: m for m in MUTANTS}
 def handler(name: str) -> MutantHandler:
     """The named mutant as a protocol handler (``KeyError`` for an unknown name)."""
     return MutantHandler(BY_NAME[name])
-
-# Broken when the coverage branch met the other branches of the same landing (the listener payload
-# and conditional actions, the real -0 refusal text, tool-call step results, the swarm generator):
-# their hallmarks or their drive search no longer match what the merged model does.  Marked as
-# expected failures in tests/vectors until each is mended; see the landing's closing note.
-MERGE_BROKEN = frozenset({
-    "minus-zero-as-zero", "minus-zero-message", "claim-before-step-end", "step-numbers-continue-across-turns",
-    "enter-ignores-messages", "listeners-innermost-first", "transforms-outermost-first",
-    "listener-refusal-swallowed", "abort-drops-next-step-unrecorded",
-})

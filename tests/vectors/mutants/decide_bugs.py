@@ -40,25 +40,37 @@ def _step_without_decision(table: tuple[Row, ...]) -> tuple[Row, ...]:
     return tuple(out)
 
 
-def _chain_enters_the_batch(claimed: Messages, listeners: tuple[ls.Listener, ...]) -> ls.ChainRun:
+def _chain_enters_the_batch(
+    claimed: Messages, listeners: tuple[ls.Listener, ...], payload: ls.PreStepPayload = ls.FIRST_BOUNDARY,
+) -> ls.ChainRun:
     """Bug: an enter decision means "go on": the claimed batch is entered whatever messages it names (DECIDE-2)."""
-    run = model_run_chain(claimed, listeners)
+    run = model_run_chain(claimed, listeners, payload)
     return attrs.evolve(run, decision=ls.Enter(claimed)) if isinstance(run.decision, ls.Enter) else run
 
 
-def _chain_innermost_first(claimed: Messages, listeners: tuple[ls.Listener, ...]) -> ls.ChainRun:
+def _chain_innermost_first(
+    claimed: Messages, listeners: tuple[ls.Listener, ...], payload: ls.PreStepPayload = ls.FIRST_BOUNDARY,
+) -> ls.ChainRun:
     """Bug: the listeners are called in registration order reversed (DECIDE-3: outermost first)."""
-    return model_run_chain(claimed, listeners[::-1])
+    return model_run_chain(claimed, listeners[::-1], payload)
 
 
-def _chain_transforms_on_the_way_in(claimed: Messages, listeners: tuple[ls.Listener, ...]) -> ls.ChainRun:
-    """Bug: each wrapping listener's transform is applied outermost first instead of as next() returns (DECIDE-3)."""
+def _chain_transforms_on_the_way_in(
+    claimed: Messages, listeners: tuple[ls.Listener, ...], payload: ls.PreStepPayload = ls.FIRST_BOUNDARY,
+) -> ls.ChainRun:
+    """Bug: each wrapping listener's transform is applied outermost first instead of as next() returns (DECIDE-3).
+
+    The transforms are collected on the way in and applied to the innermost result at the end, so
+    every wrap's ``next()`` returns that untransformed result (and its conditional actions follow it).
+    """
     bare = tuple(attrs.evolve(x, transform=ls.Keep()) if isinstance(x, ls.Wrap) else x for x in listeners)
-    run = model_run_chain(claimed, bare)
+    run = model_run_chain(claimed, bare, payload)
     if run.decision is None:
         return run
     decision = run.decision
     for listener in listeners:
+        if not listener.when.matches(payload):
+            continue  # passes through, as in the model's descent
         if not isinstance(listener, ls.Wrap):
             break
         decision = model_transform(decision, listener.transform)
@@ -136,6 +148,25 @@ def _enter_backwards(work: Work, arg: str) -> None:
     work.decision = decision
 
 
+def _reject_discards_staged_input(work: Work, kind: str) -> None:
+    """Bug: a reject drops the input staged in next-step during the decision, as if it belonged to the
+    vetoed step (DECIDE-9: a reject leaves it queued; only an entering decision may fold it in)."""
+    staged = work.agent.inbox.next_step
+    if kind == "blocked" and staged:
+        work.commit(ops.splice(work.agent.inbox, InboxTarget.NEXT_STEP, 0, len(staged)))
+    model_end_turn(work, kind)
+
+
+def _staged_input_dropped(expected: Json, actual: Json) -> bool:
+    """Where the model ends the turn blocked, so does the mutant, after removing pending next-step input."""
+    def dropped(o: Json) -> int:
+        return sum(1 for s in splices(o) if s.get("target") == "next-step" and "removedCount" in s
+                   and not is_claim(s))
+
+    blocked = "blocked" in h.end_kinds(expected) and "blocked" in h.end_kinds(actual)
+    return blocked and dropped(actual) > dropped(expected)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("continuation-skips-decision", "DECIDE-1", "a continuation with nothing claimed skips the decision",
            (table_patch(_step_without_decision),),
@@ -167,4 +198,6 @@ MUTANTS: tuple[Mutant, ...] = (
            (effect_patch({"enter-messages": _enter_backwards}),),
            lambda e, a: sorted(map(str, h.entered(e))) == sorted(map(str, h.entered(a)))
            and h.entered(e) != h.entered(a)),
+    Mutant("reject-drops-staged-input", "DECIDE-9", "a reject discards the input staged during the decision",
+           (effect_patch({"end-turn": _reject_discards_staged_input}),), _staged_input_dropped),
 )

@@ -97,6 +97,14 @@ class Mutant:
     differs: Witness
     needs: str | None = None
     """``"v2"`` when only protocol v2's observation (notification order, event times) shows the bug."""
+    unseen: Callable[[Json], bool] | None = None
+    """Commands whose outcome reads what the bug changes where neither observation nor state shows it
+    (the step number a listener's ``when`` is matched against): a first difference at such a command,
+    the states before it agreeing, is the hallmark too."""
+
+    def recognises(self, command: Json, expected: Json, actual: Json) -> bool:
+        """The first difference, made at ``command``, is this bug's hallmark."""
+        return self.differs(expected, actual) or (self.unseen is not None and self.unseen(command))
 
 
 class MutantHandler(ModelHandler):

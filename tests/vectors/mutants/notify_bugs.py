@@ -96,12 +96,19 @@ def _claimed_after_each_record(state: InboxState, target: InboxTarget, turn: int
 
 def _claim_then_close_step(table: tuple[Row, ...]) -> tuple[Row, ...]:
     """Bug: the next boundary is claimed as soon as the model answers, before the step is closed (CLAIM-3)."""
-    rewrites = {
-        "stepping/step-result/finished": ("set-turn-ends",),
-        "boundary/auto/stopping-due": ("step-end",),
-        "boundary/auto/next-boundary": ("claim-step", "step-end"),
-    }
-    return tuple(attrs.evolve(r, effects=rewrites[r.key]) if r.key in rewrites else r for r in table)
+    # Derived from the model's rows, so whatever else a finished step does (answering its open tool
+    # calls, RESULT-2) stays; only step-end moves, to after the next boundary's claim.
+    def rewrite(row: Row) -> Row:
+        if row.key == "stepping/step-result/finished":
+            assert "step-end" in row.effects
+            return attrs.evolve(row, effects=tuple(e for e in row.effects if e != "step-end"))
+        if row.key == "boundary/auto/stopping-due":
+            return attrs.evolve(row, effects=("step-end", *row.effects))
+        if row.key == "boundary/auto/next-boundary":
+            return attrs.evolve(row, effects=(*row.effects, "step-end"))
+        return row
+
+    return tuple(map(rewrite, table))
 
 
 def _claim_turn_later(work: Work, arg: str) -> None:

@@ -1,21 +1,25 @@
 """Mutants of how records are written out (spec areas LOG, END, VARIANT-3) and of END-2's live error.
 
 Most are serializer bugs: the stored log stays the model's, only what the implementation writes
-out (and an adapter reports) differs — the kind of slip a port's JSON layer makes.
+out (and an adapter reports) differs — the kind of slip a port's JSON layer makes.  LOG-10's is in
+what the loop writes: a tool call's records.
 """
 
 from __future__ import annotations
 
 import attrs
 
+from loopspec.log.session import Record
+from loopspec.loop import records as rec
 from loopspec.loop.table import Row
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h
 from vectors.mutants.edit_bugs import output_patch
-from vectors.mutants.handler import Mutant, table_patch, with_effects
-from vectors.mutants.witnesses import events, notes
+from vectors.mutants.handler import Mutant, Patch, table_patch, with_effects
+from vectors.mutants.witnesses import SPLICED, data, events, notes
 
 Event = dict[str, object]
+TOOL_CALL = "tool/call"
 
 
 def _ignorable_false(event: Event) -> Event:
@@ -67,6 +71,40 @@ def _error_after_end(table: tuple[Row, ...]) -> tuple[Row, ...]:
     return tuple(map(rewrite, table))
 
 
+def _inbox_records_ignorable(event: Event) -> Event:
+    """Bug: the inbox's bookkeeping records are marked ignorable, as informational (LOG-9: the loop's own
+    records never carry ignorable; LOG-1 alone would allow true)."""
+    return {**event, "ignorable": True} if event.get("type") == SPLICED else event
+
+
+def _loop_record_ignorable(expected: Json, actual: Json) -> bool:
+    return any("ignorable" in x for x in events(actual) if x.get("type") == SPLICED) and not any(
+        "ignorable" in x for x in events(expected))
+
+
+model_tool_call = rec.tool_call
+
+
+def _tool_call_counted_from_zero(turn: int, step: int, call: str) -> Record:
+    """Bug: tool/call names its call by the call's 0-based index in the step while the announcement counts
+    from 1, so it starts a call the step never announced, or the one before (LOG-10)."""
+    n = int(call.rsplit(".", 1)[1])
+    assert call == rec.call_id(turn, step, n)
+    return model_tool_call(turn, step, rec.call_id(turn, step, n - 1))
+
+
+def _other_call_started(expected: Json, actual: Json) -> bool:
+    """The same records, except that a tool/call names another call than the model's."""
+    def masked(o: Json) -> list[object]:
+        return [{**x, "data": {**data(x), "callId": None}} if x.get("type") == TOOL_CALL else x
+                for x in events(o)]
+
+    def started(o: Json) -> list[object]:
+        return [d.get("callId") for d in h.of_type(o, TOOL_CALL)]
+
+    return masked(expected) == masked(actual) and started(expected) != started(actual)
+
+
 def _keys_added(expected: Json, actual: Json) -> bool:
     return any(set(a) - set(e) for e, a in zip(events(expected), events(actual), strict=False))
 
@@ -86,6 +124,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("turn-start-trigger", "LOG-8", "turn/start carries a trigger field",
            (output_patch(_turn_start_with_trigger),),
            lambda e, a: any("trigger" in d for d in h.of_type(a, h.TURN_START))),
+    Mutant("inbox-records-ignorable", "LOG-9", "inbox records are written with ignorable: true",
+           (output_patch(_inbox_records_ignorable),), _loop_record_ignorable),
+    Mutant("tool-call-counted-from-zero", "LOG-10", "tool/call names its call by a 0-based index",
+           (Patch(rec, "tool_call", _tool_call_counted_from_zero),), _other_call_started),
     Mutant("snake-case-reasons", "END-1", "end reasons are written in snake_case",
            (output_patch(_snake_case_reasons),), lambda e, a: "max_tokens" in h.end_kinds(a)),
     Mutant("no-agent-error-at-stopping", "END-2", "a throwing turn-stopping listener emits no agent/error",

@@ -125,6 +125,14 @@ def _step_numbers_differ(expected: Json, actual: Json) -> bool:
     return steps(expected) != steps(actual)
 
 
+def _listener_reads_step(command: Json) -> bool:
+    """A decide with a listener that acts only at a given step (``when.step``): its payload carries the
+    step number, which no observation shows before the step opens (DECIDE-1)."""
+    listeners = command.get("listeners") if command.get("op") == "decide" else None
+    return isinstance(listeners, list) and any(
+        isinstance(x, dict) and isinstance(x.get("when"), dict) and "step" in x["when"] for x in listeners)
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("inject-wakes", "INPUT-1", "inject wakes the agent like steer",
            (Patch(model_agent, "classify", _classify_inject_wakes),), _inject_woke),
@@ -146,7 +154,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("error-turn-chains", "TURN-5", "an error end chains into queued input",
            (effect_patch({"end-turn": _end_turn_error_chains}),), _turn_after("error")),
     Mutant("step-numbers-continue-across-turns", "STEP-1", "a chained turn continues the previous turn's step numbers",
-           (effect_patch({"turn-start": _turn_start_keeps_step}),), _step_numbers_differ),
+           (effect_patch({"turn-start": _turn_start_keeps_step}),), _step_numbers_differ,
+           unseen=_listener_reads_step),
     Mutant("failed-step-left-open", "STEP-2", "a failing step is never closed",
            (table_patch(with_effects("stepping/step-result/failed", ("agent-error", "end-turn:error"))),),
            lambda e, a: types(e).count("step/end") > types(a).count("step/end")),
