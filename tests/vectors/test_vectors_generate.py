@@ -34,6 +34,7 @@ from vectors.test_vector_codec import validator
 COMMANDS_RULES = (
     "DATA-1", "DATA-3", "DATA-4", "DATA-5", "NORM-1", "NORM-2", "NORM-3", "NORM-4", "NORM-5", "SPLICE-1",
     "SPLICE-3", "SPLICE-5", "SPLICE-7", "SPLICE-8", "SPLICE-9", "FOLD-4", "FOLD-5", "CLAIM-5", "INPUT-1", "INPUT-2",
+    "CLAIM-7",
     "INPUT-3", "TURN-4", "INPUT-4", "DECIDE-1", "DECIDE-2", "DECIDE-3", "DECIDE-4", "DECIDE-7", "DECIDE-8",
     "DECIDE-9", "RESULT-1", "RESULT-2", "RESULT-3", "RESULT-4", "CHAIN-1", "CHAIN-2", "CANCEL-1", "CANCEL-2",
     "CANCEL-3", "CANCEL-4", "WORK-1", "WORK-2", "REPAIR-4", "LOG-6",

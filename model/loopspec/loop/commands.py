@@ -103,4 +103,5 @@ class Restart:
     """The process crashed here (or stopped) and a new one loaded the log (REPAIR-1 … REPAIR-4)."""
 
 
+# No claim among them: only the loop claims, at its own boundaries (CLAIM-7).
 Command = InboxEdit | Send | Cancel | Decide | StepResult | TurnStopping | Restart

@@ -183,6 +183,7 @@ _DECODERS: Mapping[str, Decoder] = MappingProxyType({**_EDITS, **_INPUTS, **_ANS
 
 
 
+# A listener's or turn-stopping action is an edit, a send or a cancel, never the loop's claim (CLAIM-7).
 ACTION_OPS = (*_EDITS, *_INPUTS)
 
 

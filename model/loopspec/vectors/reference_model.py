@@ -97,7 +97,7 @@ def apply(model: Model, command: VectorCommand) -> Applied:
     if isinstance(model, InboxSession):
         t = _inbox_transition(model, command)
         return Applied(t.session, t.trace, before, t.value)
-    if isinstance(command, Claim):
+    if isinstance(command, Claim):  # CLAIM-7: an agent's claim is its loop's, never a command
         raise Unsupported("claim is a command of the inbox profile; an agent claims at its own boundaries")
     transition = step(model, command)
     return Applied(transition.agent, transition.trace, before, transition.value, transition.fired)

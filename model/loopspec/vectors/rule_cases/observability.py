@@ -20,6 +20,9 @@ _NO_MODEL_SIDE_EVENTS = (
 )
 
 NOT_OBSERVABLE: Mapping[str, str] = MappingProxyType({
+    "CLAIM-7": "a rule about what an implementation offers publicly: the protocol sends only public commands "
+               "(the inbox profile's claim is an adapter's door to the private one), so no answer can show a claim "
+               "offered elsewhere; a claim written outside a boundary shows in the log as CLAIM-3",
     "FOLD-1": _FOREIGN_READS,
     "FOLD-2": _FOREIGN_READS,
     "FOLD-3": _FOREIGN_READS,
