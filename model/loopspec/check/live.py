@@ -33,6 +33,7 @@ from typing import BinaryIO
 
 import attrs
 
+from loopspec.check.live_shape import FORM, live_record_problem
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, parsed_lines
 from loopspec.check.state import StopCheck
@@ -129,6 +130,12 @@ class LiveChecker:
             if isinstance(rec, LineProblem) or not isinstance(rec, dict):
                 what = rec.message if isinstance(rec, LineProblem) else f"a {type(rec).__name__}, not an object"
                 self.violate("LOG-1", f"live record is unreadable: {what}", "Every live record is a JSON object.")
+                continue
+            problem = live_record_problem(rec)
+            if problem is not None and problem.rule == FORM:  # other rules are judged below, with context
+                self.violate(FORM, f"malformed {_form(rec)} record: {problem.message}",
+                             "Every live record has the fields its kind gives it (examples/recordings/README.md, "
+                             "spec/schemas/live-record.schema.json), and no others.")
                 continue
             kind = rec.get("kind")
             if kind == "note":
@@ -305,6 +312,12 @@ def _differing(etype: str, message: object, turn: object, rec: dict[str, object]
     elif got != message:
         fields.append("message")
     return f" (differs in {', '.join(fields)})" if fields else ""
+
+
+def _form(rec: dict[str, object]) -> str:
+    """``live agent/status``, ``op-end``: the record's kind, and its type for a live record."""
+    kind = rec.get("kind")
+    return f"{kind} {rec.get('type')}" if kind == "live" else str(kind)
 
 
 def _id(message: object) -> str:
