@@ -121,8 +121,9 @@ def _notification_accepted(schema: Schema, note: object) -> bool:
     """The schema's verdict, widened by the recordings' agent/error text (decisions.md G4)."""
     if accepts(schema, note):
         return True
-    text = isinstance(note, dict) and note.get("type") == "agent/error" and isinstance(note.get("error"), str)
-    return bool(text) and accepts(schema, {**note, "error": {"message": note["error"]}})  # type: ignore[dict-item]
+    if not (isinstance(note, dict) and note.get("type") == "agent/error" and isinstance(note.get("error"), str)):
+        return False
+    return accepts(schema, {**note, "error": {"message": note["error"]}})
 
 
 @pytest.mark.rule("NOTIFY-1", "CLAIM-4", "STATUS-1", "END-2")

@@ -73,7 +73,8 @@ def array(item: Shape, *, min_items: int = 0, unique: bool = False) -> Shape:
 
 def matching(pattern: str) -> Shape:
     """A string the schema's anchored ``^...$`` pattern matches whole (ECMA-262: ``$`` is the very end)."""
-    assert pattern.startswith("^") and pattern.endswith("$"), pattern
+    assert pattern.startswith("^"), pattern
+    assert pattern.endswith("$"), pattern
     compiled = re.compile(pattern[1:-1])
 
     def check(raw: object, where: str) -> str | None:

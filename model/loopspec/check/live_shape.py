@@ -75,7 +75,7 @@ def _inbox(rule: str, extra: Mapping[str, Shape] = MappingProxyType({})) -> Fiel
     """An inbox notification: its message (and claimed's turn) are compared with what the durable
     record says by ``rule``, which therefore also judges their form."""
     fields = MappingProxyType({**_LIVE, "message": user_message, **extra})
-    return Fields(fields, rules=MappingProxyType({k: rule for k in ("message", *extra)}), unknown_rule="NOTIFY-1")
+    return Fields(fields, rules=MappingProxyType(dict.fromkeys(("message", *extra), rule)), unknown_rule="NOTIFY-1")
 
 
 # One entry per `live` type; `agent/pre-step` is split by phase (each phase has its own fields).

@@ -6,9 +6,9 @@ wrong: an unknown record ``kind``, live ``type``, pre-step ``phase`` or call, a 
 field, a call without its ``op-end``.  A record's form is the live checker's
 (:func:`loopspec.check.live_shape.live_record_problem`, the shape of live-record.schema.json);
 on top of it the engine needs what it replays: a call it knows with its arguments, and the
-errors as text (a recording writes them so, decisions.md G4).  Nothing is skipped silently.  JSON is read strictly, as the
-real writer (``JSON.stringify``) writes it: no ``NaN``/``Infinity`` tokens, no repeated key, no
-blank line.
+errors as text (a recording writes them so, decisions.md G4).  Nothing is skipped silently.
+JSON is read strictly, as the real writer (``JSON.stringify``) writes it: no ``NaN``/``Infinity``
+tokens, no repeated key, no blank line.
 """
 
 from __future__ import annotations
