@@ -3,12 +3,12 @@
 Anything the format (``examples/recordings/README.md``) does not describe makes the recording
 unusable (:class:`Unusable`, exit 2) before any comparison, naming the file, the line and what is
 wrong: an unknown record ``kind``, live ``type``, pre-step ``phase`` or call, a missing or unknown
-field, a call without its ``op-end``.  A record's form is the live checker's
-(:func:`loopspec.check.live_shape.live_record_problem`, the shape of live-record.schema.json);
-on top of it the engine needs what it replays: a call it knows with its arguments, and the
-errors as text (a recording writes them so, decisions.md G4).  Nothing is skipped silently.
-JSON is read strictly, as the real writer (``JSON.stringify``) writes it: no ``NaN``/``Infinity``
-tokens, no repeated key, no blank line.
+field, a call without its ``op-end``.  The engine reads what it replays (a call it knows with
+its arguments, errors as text, as a recording writes them: decisions.md G4), then holds the
+record to the live checker's form (:func:`loopspec.check.live_shape.live_record_problem`, the
+shape of live-record.schema.json) for what its own reading does not look at (bounds, turn 0).
+Nothing is skipped silently.  JSON is read strictly, as the real writer (``JSON.stringify``)
+writes it: no ``NaN``/``Infinity`` tokens, no repeated key, no blank line.
 """
 
 from __future__ import annotations
@@ -246,12 +246,15 @@ def read_record(raw: object, path: Path, line: int) -> r.LiveRecord:
     """One record of a ``NAME.live.jsonl`` (line ``line`` of ``path``), validated on its own."""
     if not isinstance(raw, dict):
         raise Unusable(path, line, f"a record must be a JSON object, got {type(raw).__name__}")
-    problem = live_record_problem(raw)  # the form live-record.schema.json gives the record's kind
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise Unusable(path, line, f"unknown record kind {shown(kind)} (known: {', '.join(KINDS)})")
+    fields = _Fields(raw, path, line)
+    record = KINDS[kind](fields)  # what the engine replays: the calls it knows, texts, in its own words
+    fields.done()
+    problem = live_record_problem(raw)  # and the whole form live-record.schema.json gives the record
     if problem is not None:
         raise Unusable(path, line, problem.message)
-    fields = _Fields(raw, path, line)
-    record = KINDS[str(raw["kind"])](fields)  # what the engine can replay: the calls it knows, texts
-    fields.done()
     return record
 
 
