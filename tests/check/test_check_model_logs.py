@@ -108,10 +108,10 @@ def _run(data: st.DataObject) -> tuple[Agent, list[Record]]:
             disposal = step(agent, cmd.Cancel(freeze({"kind": "disposed"}), False))
             live += _live_records(disposal.trace, len(agent.log))
             transition = step(disposal.agent, command)
-            live += [{"kind": "note", "crash": False}, {"kind": "note", "text": "loaded"}]
+            live += [{"kind": "note", "text": "disposed", "crash": False}, {"kind": "note", "text": "loaded"}]
         elif isinstance(command, cmd.Restart):
             # The process died here; its successor records again after repair and end-seed.
-            live += [{"kind": "note", "crash": True}, {"kind": "note", "text": "resumed"}]
+            live += [{"kind": "note", "text": "killed", "crash": True}, {"kind": "note", "text": "resumed"}]
         else:
             live += _live_records(transition.trace, len(agent.log))
         agent = transition.agent

@@ -49,8 +49,9 @@ def _inline(node: Any, document: Schema, schemas: dict[str, Schema], depth: int)
         return [_inline(v, document, schemas, depth + 1) for v in node]
     if not isinstance(node, dict):
         return node
-    out = {k: _inline(v, document, schemas, depth + 1) for k, v in node.items() if k not in _ANNOTATIONS
-           and not k.startswith("x-") and k != "$ref"}
+    out = {k: _inline_properties(v, document, schemas, depth + 1) if k == "properties"
+           else _inline(v, document, schemas, depth + 1) for k, v in node.items()
+           if k not in _ANNOTATIONS and not k.startswith("x-") and k != "$ref"}
     if "$ref" not in node:
         return out
     file, _, fragment = node["$ref"].partition("#")
@@ -62,6 +63,11 @@ def _inline(node: Any, document: Schema, schemas: dict[str, Schema], depth: int)
     # The target joins the siblings' allOf at the same level, so that unevaluatedProperties beside
     # a $ref still sees the properties the target evaluates.
     return {**out, "allOf": [resolved, *out.get("allOf", ())]} if out else resolved
+
+
+def _inline_properties(node: Any, document: Schema, schemas: dict[str, Schema], depth: int) -> Any:
+    """A ``properties`` map: its keys are property names (a property may be called ``description``)."""
+    return {name: _inline(sub, document, schemas, depth + 1) for name, sub in node.items()}
 
 
 @cache
@@ -139,6 +145,14 @@ def _draft(schema: Any) -> st.SearchStrategy[object]:
     if schema is True or schema == {}:
         return any_json
     assert isinstance(schema, dict), schema
+    conditionals = [part for part in schema.get("allOf", ()) if isinstance(part, dict) and "if" in part]
+    if conditionals:
+        # One branch of an if/then family at a time (its condition and its consequence), so that a
+        # record of each kind is drafted with its own fields; the others are left to the validator.
+        others = [part for part in schema["allOf"] if part not in conditionals]
+        rest = {k: v for k, v in schema.items() if k != "allOf"} | ({"allOf": others} if others else {})
+        branches = [merge(merge(rest, c["if"]), c.get("then", True)) for c in conditionals]
+        return st.one_of([_draft(b) for b in branches])
     schema = _resolve_all_of(schema)
     if "const" in schema:
         return st.just(copy.deepcopy(schema["const"]))
@@ -157,7 +171,8 @@ def _draft(schema: Any) -> st.SearchStrategy[object]:
     if kind == "array":
         low = schema.get("minItems", 0)
         high = min(schema.get("maxItems", low + 3), low + 3)
-        return st.lists(_draft(schema.get("items", True)), min_size=low, max_size=high)
+        unique = {"unique_by": repr} if schema.get("uniqueItems") else {}
+        return st.lists(_draft(schema.get("items", True)), min_size=low, max_size=high, **unique)  # type: ignore[arg-type]
     if kind == "integer":
         low, high = schema.get("minimum", -MAX_SAFE), schema.get("maximum", MAX_SAFE)
         # Mostly small numbers (what coordinates and turn numbers are), sometimes the edges.
@@ -179,7 +194,7 @@ def _draft(schema: Any) -> st.SearchStrategy[object]:
 def _object(schema: Schema) -> st.SearchStrategy[object]:
     properties: dict[str, Any] = schema.get("properties", {})
     required = set(schema.get("required", ()))
-    open_object = schema.get("additionalProperties", True) is not False
+    open_object = False not in (schema.get("additionalProperties", True), schema.get("unevaluatedProperties", True))
 
     @st.composite
     def build(draw: st.DrawFn) -> dict[str, object]:

@@ -15,9 +15,8 @@ number) get the same verdict from the decoder as from the schema.  The decoders:
   checker's :func:`loopspec.check.inbox_track.message_problem`;
 * ``command.schema.json`` — :func:`loopspec.vectors.codec.decode_command`.
 
-The live notifications and live records have no decoder of their own (the live checker judges
-them only in the context of their log), so their schemas are held to the model's encoders in
-``test_schemas.py`` instead.
+The files a conformance user hands the tools — vector cases, live records, and the notifications
+inside them — are compared with their readers in ``test_schema_file_readers.py``.
 """
 
 from __future__ import annotations

@@ -28,21 +28,32 @@ from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
 from typing import BinaryIO
 
 import attrs
 
+from loopspec.check.live_shape import FORM, LIVE_TYPES, live_record_problem
+from loopspec.check.live_wording import (
+    CLAIMED,
+    DISCARDED,
+    INSERTED,
+    differing_fields,
+    form_name,
+    live_ref,
+    message_id,
+    reason_kind,
+)
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, parsed_lines
 from loopspec.check.state import StopCheck
-from loopspec.check.verdict import CheckOptions, EventRef, Violation
+from loopspec.check.verdict import CheckOptions, Violation
 from loopspec.log.events import SPLICED
 
-INSERTED, DISCARDED, CLAIMED = "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed"
-NOTE_FIELDS = {INSERTED: frozenset({"kind", "type", "nextSeq", "message"})}
-NOTE_FIELDS[DISCARDED] = NOTE_FIELDS[INSERTED]
-NOTE_FIELDS[CLAIMED] = NOTE_FIELDS[INSERTED] | {"turn"}
+# NOTIFY-1: the fields an inbox notification may carry, as the form table gives them.
+NOTE_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {t: frozenset(LIVE_TYPES[t].required) for t in (INSERTED, DISCARDED, CLAIMED)})
 END_SEED = "session/end-seed"
 CLOSERS = frozenset({"tool/result", "step/end", "turn/end", END_SEED})  # REPAIR-1, REPAIR-2
 
@@ -52,20 +63,6 @@ class LiveOutcome:
     lines: int
     truncated: bool
     violations: tuple[Violation, ...]
-
-
-def _live_ref(rec: object, line: int) -> EventRef:
-    if not isinstance(rec, dict):
-        return EventRef(line, None, f"<{type(rec).__name__}>", "")
-    kind, rtype = rec.get("kind"), rec.get("type")
-    if kind == "durable":
-        seq = rec.get("seq")
-        return EventRef(line, seq if isinstance(seq, int) else None, f"durable {rtype}", "")
-    message = rec.get("message")
-    mid = message.get("id") if isinstance(message, dict) else None
-    detail = {CLAIMED: f"{mid} turn {rec.get('turn')}", "agent/status": str(rec.get("status")),
-              "agent/error": f"turn {rec.get('turn')} step {rec.get('step')}"}.get(str(rtype), str(mid or ""))
-    return EventRef(line, None, str(rtype or kind), detail if rtype != INSERTED and rtype != DISCARDED else str(mid))
 
 
 class LiveChecker:
@@ -99,7 +96,7 @@ class LiveChecker:
     def violate(self, rule: str, message: str, because: str) -> None:
         self.violations.append(Violation(
             self.file, self.line, self.seq, rule, message, because, self.checker.snapshot(),
-            _live_ref(self.record, self.line), tuple(_live_ref(r, n) for n, r in self.recent),
+            live_ref(self.record, self.line), tuple(live_ref(r, n) for n, r in self.recent),
         ))
         if not self.options.all or len(self.violations) >= self.options.max_violations:
             raise StopCheck
@@ -130,14 +127,16 @@ class LiveChecker:
                 what = rec.message if isinstance(rec, LineProblem) else f"a {type(rec).__name__}, not an object"
                 self.violate("LOG-1", f"live record is unreadable: {what}", "Every live record is a JSON object.")
                 continue
-            kind = rec.get("kind")
-            if kind == "note":
-                self.note(rec)
-            elif not self.dead and kind == "durable":
-                self.durable(rec)
-            elif not self.dead and kind == "live":
-                self.notification(rec)
-            if kind in ("durable", "live", "note"):  # the scenario's op-begin/op-end bookkeeping sets nothing up
+            problem = live_record_problem(rec)
+            if problem is not None and problem.rule == FORM:  # other rules are judged below, with context
+                self.violate(FORM, f"malformed {form_name(rec)} record: {problem.message}",
+                             "Every live record has the fields its kind gives it (examples/recordings/README.md, "
+                             "spec/schemas/live-record.schema.json), and no others.")
+                continue
+            handler = RECORD_HANDLERS.get(str(rec["kind"]))  # op-begin/op-end: the scenario's bookkeeping
+            if handler is not None:
+                if handler is LiveChecker.note or not self.dead:  # a dead process's writes never persisted
+                    handler(self, rec)
                 self.recent.append((line_no, rec))
         self.finish()
 
@@ -166,7 +165,7 @@ class LiveChecker:
         return (self.dead or self.gap_ok) and otype in CLOSERS
 
     def missing(self, where: str) -> None:
-        expected = ", ".join(f"{t.rsplit('/', 1)[1]} {_id(m)}" for t, m, _ in self.queue)
+        expected = ", ".join(f"{t.rsplit('/', 1)[1]} {message_id(m)}" for t, m, _ in self.queue)
         rule = "CLAIM-4" if self.queue[0][0] == CLAIMED else "NOTIFY-4"
         self.violate(rule, f"notifications missing {where}: {expected}",
                      "A public edit's discarded/inserted notifications are emitted after its record and before the "
@@ -219,6 +218,8 @@ class LiveChecker:
             self.feed(*item)
 
     def expect(self, etype: str, turn: int | None, steps: int, obj: object) -> None:
+        # A chain, not a registry: its three cases read different context (the record's effect
+        # on the inbox, the turn and step counts from before the record, the record itself).
         checker = self.checker
         effect = checker.last_effect
         if etype != SPLICED:
@@ -234,26 +235,30 @@ class LiveChecker:
                 self.replacing = bool(effect.removed and effect.inserted)
         elif etype == "turn/start":
             self.errors.clear()
-        elif etype == "turn/end" and _reason_kind(obj) == "error" and (turn, steps) not in self.errors:
+        elif etype == "turn/end" and reason_kind(obj) == "error" and (turn, steps) not in self.errors:
             self.violate("END-2", f"error turn/end of turn {turn} without agent/error {{turn: {turn}, step: {steps}}}",
                          "Observers learn of a failure before its durable close: the live agent/error names the turn "
                          "and its last opened step (0 if none) and precedes the error turn/end.")
 
     def notification(self, rec: dict[str, object]) -> None:
-        ntype = rec.get("type")
-        if ntype in NOTE_FIELDS:
-            self.inbox_notification(str(ntype), rec)
-        elif ntype == "agent/status":
-            status = rec.get("status")
-            if status not in ("idle", "running") or status == self.status:
-                self.violate("STATUS-1", f"agent/status {status!r} after {self.status!r}",
-                             "agent/status is emitted only when the derived status (idle or running) changes, so "
-                             "the status trace never repeats a value.")
-            self.status = str(status)
-        elif ntype == "agent/error" and type(rec.get("turn")) is int and type(rec.get("step")) is int:
+        handler = NOTIFICATION_HANDLERS.get(str(rec["type"]))  # agent/pre-step: an observation, owed nothing
+        if handler is not None:
+            handler(self, rec)
+
+    def status_changed(self, rec: dict[str, object]) -> None:
+        status = rec.get("status")
+        if status not in ("idle", "running") or status == self.status:
+            self.violate("STATUS-1", f"agent/status {status!r} after {self.status!r}",
+                         "agent/status is emitted only when the derived status (idle or running) changes, so "
+                         "the status trace never repeats a value.")
+        self.status = str(status)
+
+    def agent_error(self, rec: dict[str, object]) -> None:
+        if type(rec.get("turn")) is int and type(rec.get("step")) is int:
             self.errors.add((rec.get("turn"), rec.get("step")))  # integer tokens only (decisions.md G3)
 
-    def inbox_notification(self, ntype: str, rec: dict[str, object]) -> None:
+    def inbox_notification(self, rec: dict[str, object]) -> None:
+        ntype = str(rec["type"])
         extra = set(rec) - NOTE_FIELDS[ntype]
         if extra:
             self.violate("NOTIFY-1", f"{ntype} carries extra field(s) {sorted(extra)}",
@@ -262,7 +267,7 @@ class LiveChecker:
         if not self.queue:
             early = ntype == CLAIMED and self.claim_open
             self.violate("CLAIM-4" if ntype == CLAIMED else "NOTIFY-2",
-                         f"{ntype} {_id(rec.get('message'))} " + ("before the claim's last record" if early
+                         f"{ntype} {message_id(rec.get('message'))} " + ("before the claim's last record" if early
                                                                   else "that no durable record explains"),
                          "Inbox notifications follow the durable record that caused them: discarded and inserted "
                          "after a public edit, claimed after all records of a claim.")
@@ -273,9 +278,9 @@ class LiveChecker:
             etype != CLAIMED or (claimed_turn == turn and type(claimed_turn) is int))
         if not ok:
             rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-3" if self.replacing else "NOTIFY-2"
-            want = f"{etype} {_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
-            differing = _differing(etype, message, turn, rec)
-            self.violate(rule, f"{ntype} {_id(rec.get('message'))}, expected {want}{differing}",
+            want = f"{etype} {message_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
+            differing = differing_fields(etype, message, turn, rec)
+            self.violate(rule, f"{ntype} {message_id(rec.get('message'))}, expected {want}{differing}",
                          "After a public edit: one discarded per removed message in list order, then one inserted "
                          "per inserted message; after a claim: one claimed per claimed message in batch order with "
                          "the enclosing turn, and no discarded.")
@@ -294,27 +299,17 @@ class LiveChecker:
             self.feed(*item)
 
 
-def _differing(etype: str, message: object, turn: object, rec: dict[str, object]) -> str:
-    """When type and id agree, which fields do not (else the report would read ``X, expected X``)."""
-    if rec.get("type") != etype or _id(rec.get("message")) != _id(message):
-        return ""
-    got = rec.get("message")
-    fields = [f"turn {rec.get('turn')!r} not {turn!r}"] if etype == CLAIMED and rec.get("turn") != turn else []
-    if isinstance(got, dict) and isinstance(message, dict):
-        fields += [f"message.{k}" for k in sorted(set(got) | set(message), key=str) if got.get(k) != message.get(k)]
-    elif got != message:
-        fields.append("message")
-    return f" (differs in {', '.join(fields)})" if fields else ""
-
-
-def _id(message: object) -> str:
-    return str(message.get("id")) if isinstance(message, dict) else repr(message)
-
-
-def _reason_kind(obj: object) -> object:
-    data = obj.get("data") if isinstance(obj, dict) else None
-    reason = data.get("reason") if isinstance(data, dict) else None
-    return reason.get("kind") if isinstance(reason, dict) else None
+Handler = Callable[[LiveChecker, dict[str, object]], None]
+RECORD_HANDLERS: Mapping[str, Handler] = MappingProxyType({
+    "note": LiveChecker.note, "durable": LiveChecker.durable, "live": LiveChecker.notification,
+})
+"""What each record kind sets up; ``op-begin``/``op-end`` (the scenario's calls) set up nothing."""
+NOTIFICATION_HANDLERS: Mapping[str, Handler] = MappingProxyType({
+    INSERTED: LiveChecker.inbox_notification, DISCARDED: LiveChecker.inbox_notification,
+    CLAIMED: LiveChecker.inbox_notification, "agent/status": LiveChecker.status_changed,
+    "agent/error": LiveChecker.agent_error,
+})
+"""What each live notification is checked for; ``agent/pre-step`` observations are not notifications."""
 
 
 def check_live(log: BinaryIO, live: BinaryIO, checker: LogChecker, file: str, options: CheckOptions) -> LiveOutcome:

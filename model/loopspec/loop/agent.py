@@ -9,6 +9,9 @@ caller sees any new value, so state, log and notifications are unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
 import attrs
 
 from loopspec.data.errors import CommandRefused
@@ -17,7 +20,7 @@ from loopspec.loop import commands as cmd
 from loopspec.loop.effects import EFFECTS
 from loopspec.loop.guards import GUARDS
 from loopspec.loop.pre_step import PreStepPayload, run_chain
-from loopspec.loop.state import Agent, AgentTransition
+from loopspec.loop.state import Agent, AgentTransition, RunningTurn
 from loopspec.loop.table import CHOICES, IDLE, Row, rows_for
 from loopspec.loop.work import Work, run_actions
 
@@ -38,31 +41,49 @@ def classify(command: cmd.Command) -> str:
     return _INPUT_OF_TYPE.get(type(command), "edit")
 
 
+def _decide(work: Work, command: cmd.Command, run: RunningTurn) -> None:
+    assert isinstance(command, cmd.Decide)
+    # DECIDE-3: the chain runs over the claimed batch; its side actions go through the table too.
+    # DECIDE-1: the listeners see the batch, the turn and the number the step would get.
+    chain = run_chain(run.batch, command.listeners, PreStepPayload(run.turn, run.step + 1))
+    work.decision = chain.decision
+    work.raised = chain.raised
+    refused = run_actions(work, chain.actions, step)
+    if refused is not None:  # an action the model refuses is the listener throwing there
+        work.decision, work.raised = None, refused
+
+
+def _step_result(work: Work, command: cmd.Command, _: RunningTurn) -> None:
+    assert isinstance(command, cmd.StepResult)
+    work.result = command
+    if command.kind == "fail" or (command.kind == "request-error" and not command.retry):
+        work.raised = command.error
+        work.code = command.code
+    elif command.kind == "tool-calls":
+        # RESULT-2: the tools insert their context while the step runs, one public splice per
+        # message; a refused one is the tool throwing, after the earlier ones were written.
+        actions = tuple(cmd.Append(InboxTarget.NEXT_STEP, m) for m in command.context)
+        work.raised = run_actions(work, actions, step)
+
+
+def _turn_stopping(work: Work, command: cmd.Command, _: RunningTurn) -> None:
+    assert isinstance(command, cmd.TurnStopping)
+    refused = run_actions(work, command.actions, step)
+    work.raised = refused if refused is not None else command.raises
+
+
+PRELUDES: Mapping[str, Callable[[Work, cmd.Command, RunningTurn], None]] = MappingProxyType({
+    "decide": _decide, "step-result": _step_result, "turn-stopping": _turn_stopping,
+})
+"""What an await point's answer (a table input) does before the table's guards are read: it runs
+the listeners or tools whose outcome the guards read.  An aborted turn's answer runs nothing."""
+
+
 def _prelude(work: Work, command: cmd.Command) -> None:
-    """What an await point's answer does before the table's guards are read."""
     run = work.agent.running
-    if isinstance(command, cmd.Decide) and run is not None and run.aborted is None:
-        # DECIDE-3: the chain runs over the claimed batch; its side actions go through the table too.
-        # DECIDE-1: the listeners see the batch, the turn and the number the step would get.
-        chain = run_chain(run.batch, command.listeners, PreStepPayload(run.turn, run.step + 1))
-        work.decision = chain.decision
-        work.raised = chain.raised
-        refused = run_actions(work, chain.actions, step)
-        if refused is not None:  # an action the model refuses is the listener throwing there
-            work.decision, work.raised = None, refused
-    elif isinstance(command, cmd.StepResult) and run is not None and run.aborted is None:
-        work.result = command
-        if command.kind == "fail" or (command.kind == "request-error" and not command.retry):
-            work.raised = command.error
-            work.code = command.code
-        elif command.kind == "tool-calls":
-            # RESULT-2: the tools insert their context while the step runs, one public splice per
-            # message; a refused one is the tool throwing, after the earlier ones were written.
-            actions = tuple(cmd.Append(InboxTarget.NEXT_STEP, m) for m in command.context)
-            work.raised = run_actions(work, actions, step)
-    elif isinstance(command, cmd.TurnStopping) and run is not None and run.aborted is None:
-        refused = run_actions(work, command.actions, step)
-        work.raised = refused if refused is not None else command.raises
+    prelude = PRELUDES.get(classify(command))
+    if prelude is not None and run is not None and run.aborted is None:
+        prelude(work, command, run)
 
 
 def _rows_or_refuse(phase: str, input_name: str) -> tuple[Row, ...]:

@@ -59,6 +59,9 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
     open_turn: int | None = None
     open_step: int | None = None
     pending: dict[str, bool] = {}  # call id -> a tool/call event showed it started
+    # A chain over event types, not a registry: CrossHair executes this fold symbolically to check
+    # the contracts above (scripts/crosshair.sh); each branch updates several locals together, which
+    # a registry would turn into a state record rebuilt per event under the solver.
     for event in events:
         if event.type == TURN_START:
             open_turn, open_step, pending = _get(event.data, "turn"), None, {}  # type: ignore[assignment]

@@ -3,9 +3,12 @@
 Anything the format (``examples/recordings/README.md``) does not describe makes the recording
 unusable (:class:`Unusable`, exit 2) before any comparison, naming the file, the line and what is
 wrong: an unknown record ``kind``, live ``type``, pre-step ``phase`` or call, a missing or unknown
-field, a call without its ``op-end``.  Nothing is skipped silently.  JSON is read strictly, as the
-real writer (``JSON.stringify``) writes it: no ``NaN``/``Infinity`` tokens, no repeated key, no
-blank line.
+field, a call without its ``op-end``.  The engine reads what it replays (a call it knows with
+its arguments, errors as text, as a recording writes them: decisions.md G4), then holds the
+record to the live checker's form (:func:`loopspec.check.live_shape.live_record_problem`, the
+shape of live-record.schema.json) for what its own reading does not look at (bounds, turn 0).
+Nothing is skipped silently.  JSON is read strictly, as the real writer (``JSON.stringify``)
+writes it: no ``NaN``/``Infinity`` tokens, no repeated key, no blank line.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from loopspec.check.live_shape import live_record_problem
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import JsonObject, freeze
 from loopspec.data.messages import UserMessage, shown
@@ -238,20 +242,28 @@ def _lines(path: Path) -> list[str]:
     return text.splitlines()
 
 
+def read_record(raw: object, path: Path, line: int) -> r.LiveRecord:
+    """One record of a ``NAME.live.jsonl`` (line ``line`` of ``path``), validated on its own."""
+    if not isinstance(raw, dict):
+        raise Unusable(path, line, f"a record must be a JSON object, got {type(raw).__name__}")
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise Unusable(path, line, f"unknown record kind {shown(kind)} (known: {', '.join(KINDS)})")
+    fields = _Fields(raw, path, line)
+    record = KINDS[kind](fields)  # what the engine replays: the calls it knows, texts, in its own words
+    fields.done()
+    problem = live_record_problem(raw)  # and the whole form live-record.schema.json gives the record
+    if problem is not None:
+        raise Unusable(path, line, problem.message)
+    return record
+
+
 def read_live(path: Path) -> tuple[r.LiveRecord, ...]:
     """The records of a ``NAME.live.jsonl``, validated, with every call paired with its end."""
     out: list[r.LiveRecord] = []
     open_calls: list[r.OpBegin] = []
     for line, text in enumerate(_lines(path), start=1):
-        raw = parse_json(text, path, line)
-        if not isinstance(raw, dict):
-            raise Unusable(path, line, f"a record must be a JSON object, got {type(raw).__name__}")
-        kind = raw.get("kind")
-        if not isinstance(kind, str) or kind not in KINDS:
-            raise Unusable(path, line, f"unknown record kind {shown(kind)} (known: {', '.join(KINDS)})")
-        fields = _Fields(raw, path, line)
-        record = KINDS[kind](fields)
-        fields.done()
+        record = read_record(parse_json(text, path, line), path, line)
         if isinstance(record, r.OpBegin):
             if open_calls:  # a listener calling back while a call runs: the model applies a call at once
                 raise Unusable(path, line, f"call {record.label!r} begins inside the call begun on line "

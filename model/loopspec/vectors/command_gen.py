@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from loopspec.data.json_value import freeze
@@ -31,7 +30,16 @@ from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, STEPPING, STOPPING
+from loopspec.vectors.command_builders import (
+    ACTION_BUILDERS,
+    ANSWER_BUILDERS,
+    ANSWERS,
+    COUNTS,
+    EDIT_BUILDERS,
+    LISTENER_BUILDERS,
+    MOVES,
+    SEND_BUILDERS,
+)
 from loopspec.vectors.command_hints import hinted
 
 T = TypeVar("T")
@@ -46,23 +54,16 @@ class Swarm(Protocol):
 # A small id pool makes duplicates, same-id replacements and misses frequent (SPLICE-3, SPLICE-9).
 ID_POOL = ("a", "b", "c", "d", "e", "f")
 NUMBERS: tuple[JsNumber, ...] = (0, 1, 2, -1, -2, 3, 0.5, -0.5, -1.5, math.nan, math.inf, -math.inf, -0.0, 10**20)
-TARGETS = (InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP)
-ANSWERS: Mapping[str, str] = MappingProxyType(
-    {DECIDING: "decide", STEPPING: "step-result", STOPPING: "turn-stopping"})
 MENU = ("answer",) * 6 + ("send",) * 3 + ("edit",) * 2 + ("cancel", "restart", "wrong-answer")
 
 
 EDITS = ("append", "prepend", "splice", "replace", "remove", "clear")
 SENDS = ("followup", "steer", "inject", "send")
-RESULTS = ("stop", "tool-calls", "stop", "max-tokens", "tool-calls", "request-error", "fail",
-           "tool-call", "tool-call", "tool-start", "tool-result")
 LISTENERS = ("wrap", "wrap", "veto", "throw")
 ACTIONS = ("send", "send", "edit", "cancel")
 TRANSFORMS = ("keep", "drop-batch", "drop-first", "add", "replace", "drop-pool")
 ID_CHOICES = ("fresh", "fresh", "fresh", "fresh", "pool", "pending")
 PENDING_CHOICES = ("pending", "pending", "pool", "near-miss")
-REPLACEMENTS = ("new", "new", "new", "same-id")
-COUNTS = (0, 1, 2)
 LANES = ("fuller", "next-turn", "next-step")  # "fuller": the list holding more messages, where an edit does most
 RELATIVE = ("len", "-len", "len-1", "1-len")  # splice coordinates relative to the edited list's length
 AFTER_ABORT = ("answer", "answer", "send", "cancel", "edit")  # what an "answer" is once the turn is aborted
@@ -159,42 +160,19 @@ class Generator:
 
     def edit(self, agent: Agent) -> cmd.InboxEdit:
         kind = self.choose("edit", EDITS)
-        target = self.lane(agent)
-        if kind == "append":
-            return cmd.Append(target, self.msg(agent))
-        if kind == "prepend":
-            return cmd.Prepend(target, self.msg(agent))
-        if kind == "splice":
-            length = len(agent.inbox.lane(target))
-            return cmd.Splice(target, self.coordinate(length), self.coordinate(length), self.msgs(agent, 2))
-        if kind == "replace":
-            old = self.pending_id(agent)
-            keep = self.choose("replacement", REPLACEMENTS) == "same-id"
-            return cmd.Replace(old, self.msg(agent, old.value if keep else None))
-        if kind == "remove":
-            return cmd.Remove(self.pending_id(agent))
-        return cmd.Clear()
+        target = self.lane(agent)  # drawn for every edit, so a choice keeps its meaning while shrinking
+        return EDIT_BUILDERS[kind](self, agent, target)
 
     def send(self, agent: Agent) -> cmd.Send:
         kind = self.choose("send", SENDS)
-        m = self.msg(agent)
-        if kind == "followup":
-            return cmd.followup(m)
-        if kind == "steer":
-            return cmd.steer(m)
-        if kind == "inject":
-            return cmd.inject(m)
-        return cmd.Send(m, self.ch.pick(TARGETS), self.ch.pick((False, True)))
+        return SEND_BUILDERS[kind](self, self.msg(agent))
 
     def cancel(self) -> cmd.Cancel:
         cause = self.ch.pick((cmd.USER_CAUSE, cmd.USER_CAUSE, freeze({"kind": "disposed"})))
         return cmd.Cancel(cause, self.ch.pick((False, True)))
 
     def action(self, agent: Agent) -> cmd.ListenerActionT:
-        kind = self.choose("action", ACTIONS)
-        if kind == "send":
-            return self.send(agent)
-        return self.edit(agent) if kind == "edit" else self.cancel()
+        return ACTION_BUILDERS[self.choose("action", ACTIONS)](self, agent)
 
     def actions(self, agent: Agent, most: int) -> tuple[cmd.ListenerActionT, ...]:
         return tuple(self.action(agent) for _ in range(min(self.choose("actions", COUNTS), most)))
@@ -211,11 +189,9 @@ class Generator:
         return self.ch.pick(options)
 
     def listener(self, agent: Agent) -> ls.Listener:
-        kind = self.choose("listener", LISTENERS)
-        if kind == "veto":
-            return ls.Veto(self.decision(agent), self.actions(agent, 1), self.when(agent))
-        if kind == "throw":
-            return ls.Throw("listener broke", self.actions(agent, 1), self.when(agent))
+        return LISTENER_BUILDERS[self.choose("listener", LISTENERS)](self, agent)
+
+    def wrap(self, agent: Agent) -> ls.Listener:
         batch = agent.running.batch if agent.running else ()
         transforms: tuple[ls.Transform, ...] = (
             ls.Keep(),
@@ -231,20 +207,8 @@ class Generator:
                        self.actions(agent, 1), self.actions(agent, 1), self.when(agent))
 
     def answer(self, agent: Agent, which: str) -> cmd.Command:
-        if which == "decide":
-            return cmd.Decide(tuple(self.listener(agent) for _ in range(self.choose("listeners", COUNTS))))
-        if which == "step-result":
-            kind = self.choose("result", RESULTS)
-            # Both flags are always drawn, so a choice keeps its meaning while shrinking, and used
-            # only by the kind they belong to (StepResult refuses them elsewhere).
-            conclude, retry = self.ch.integer(0, 3) == 0, self.ch.pick((True, False))
-            started = self.ch.integer(0, 2) != 0
-            tools = kind == "tool-calls"
-            return cmd.StepResult(kind, self.msgs(agent, 1) if tools else (),
-                                  conclude=conclude and tools, retry=retry and kind == "request-error",
-                                  started=started or kind != "tool-call")
-        raises = self.ch.pick((None, None, None, "turn-stopping listener broke"))
-        return cmd.TurnStopping(self.actions(agent, 2), raises)
+        """The answer ``which`` (a value of :data:`ANSWERS`) to the await point."""
+        return ANSWER_BUILDERS[which](self, agent)
 
     def next_command(self, agent: Agent) -> cmd.Command:
         """One command for ``agent``: usually valid for its phase, sometimes deliberately not."""
@@ -262,14 +226,4 @@ class Generator:
             kind = self.choose("after-abort", AFTER_ABORT)
         if kind == "answer":
             kind = answer if answer is not None else "send"
-        if kind == "send":
-            return self.send(agent)
-        if kind == "edit":
-            return self.edit(agent)
-        if kind == "cancel":
-            return self.cancel()
-        if kind == "restart":
-            return cmd.Restart() if self.ch.integer(0, 2) == 0 else self.send(agent)
-        if kind == "wrong-answer":  # an answer at the wrong await point: INPUT-4 refuses it
-            return self.answer(agent, self.ch.pick([a for p, a in ANSWERS.items() if p != agent.phase]))
-        return self.answer(agent, kind)
+        return MOVES[kind](self, agent)

@@ -23,8 +23,9 @@ from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.state import Agent
+from loopspec.loop.state import Agent, RunningTurn
 from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.vectors.command_builders import ANSWERS
 
 T = TypeVar("T")
 
@@ -68,8 +69,7 @@ def _aborted(agent: Agent) -> bool:
 
 
 def _answer(gen: Generator, agent: Agent) -> cmd.Command:
-    which = {DECIDING: "decide", STEPPING: "step-result", STOPPING: "turn-stopping"}[agent.phase]
-    return gen.answer(agent, which)
+    return gen.answer(agent, ANSWERS[agent.phase])
 
 
 def _fresh(gen: Generator, agent: Agent) -> UserMessage:
@@ -112,24 +112,32 @@ def _long_turn(gen: Generator, agent: Agent) -> cmd.Command:
     run = agent.running
     assert run is not None
     steer = cmd.steer(_fresh(gen, agent))
-    options: tuple[cmd.Command, ...]
-    if agent.phase == STEPPING:
-        first, then = cmd.StepResult("max-tokens"), cmd.StepResult("stop")
-        tools = cmd.StepResult("tool-calls", (_fresh(gen, agent), gen.msg(agent, "v")))
-        options = (first, first, then, steer, tools, cmd.StepResult("tool-calls"), cmd.Cancel(), cmd.Restart(),
-                   cmd.Decide())
-        if run.turn_ends is not None:
-            options = (then, then, first, *options[3:])
-    elif agent.phase == STOPPING:
-        extend, stop = cmd.TurnStopping((steer,)), cmd.TurnStopping()
-        again = run.turn_ends == "max-tokens" and run.step < 3
-        options = (extend, extend, stop, cmd.Decide()) if again else (stop, stop, extend, cmd.Decide())
-    else:
-        later = (cmd.Decide((ls.Veto(ls.Reject()),)),) * 2 if run.turn_ends is not None else ()
-        empty = (cmd.Decide((ls.Veto(ls.Enter()),)),) if run.step > 0 else ()
-        options = (cmd.Decide(), cmd.Decide(), cmd.followup(_fresh(gen, agent)), cmd.StepResult("stop"), *empty,
-                   *later)
-    return gen.ch.pick(options)
+    return gen.ch.pick(LONG_TURN_OPTIONS[agent.phase](gen, agent, run, steer))
+
+
+def _stepping_options(gen: Generator, agent: Agent, run: RunningTurn, steer: cmd.Send) -> tuple[cmd.Command, ...]:
+    first, then = cmd.StepResult("max-tokens"), cmd.StepResult("stop")
+    tools = cmd.StepResult("tool-calls", (_fresh(gen, agent), gen.msg(agent, "v")))
+    options = (first, first, then, steer, tools, cmd.StepResult("tool-calls"), cmd.Cancel(), cmd.Restart(),
+               cmd.Decide())
+    return (then, then, first, *options[3:]) if run.turn_ends is not None else options
+
+
+def _stopping_options(_: Generator, __: Agent, run: RunningTurn, steer: cmd.Send) -> tuple[cmd.Command, ...]:
+    extend, stop = cmd.TurnStopping((steer,)), cmd.TurnStopping()
+    again = run.turn_ends == "max-tokens" and run.step < 3
+    return (extend, extend, stop, cmd.Decide()) if again else (stop, stop, extend, cmd.Decide())
+
+
+def _deciding_options(gen: Generator, agent: Agent, run: RunningTurn, _: cmd.Send) -> tuple[cmd.Command, ...]:
+    later = (cmd.Decide((ls.Veto(ls.Reject()),)),) * 2 if run.turn_ends is not None else ()
+    empty = (cmd.Decide((ls.Veto(ls.Enter()),)),) if run.step > 0 else ()
+    return (cmd.Decide(), cmd.Decide(), cmd.followup(_fresh(gen, agent)), cmd.StepResult("stop"), *empty, *later)
+
+
+LONG_TURN_OPTIONS: Mapping[str, Callable[[Generator, Agent, RunningTurn, cmd.Send], tuple[cmd.Command, ...]]] = (
+    MappingProxyType({STEPPING: _stepping_options, STOPPING: _stopping_options, DECIDING: _deciding_options}))
+"""The long-turn hint's inputs for each phase of a running turn (the hint never applies while idle)."""
 
 
 def _listener_chains(gen: Generator, agent: Agent) -> cmd.Command:

@@ -19,7 +19,8 @@ from loopspec.inbox.session import InboxSession
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
-from loopspec.vectors.command_gen import TARGETS, Chooser, Generator
+from loopspec.vectors.command_builders import TARGETS
+from loopspec.vectors.command_gen import Chooser, Generator
 from loopspec.vectors.reference_model import Claim, Model, VectorCommand
 from loopspec.vectors.swarm import Swarm
 

@@ -23,7 +23,8 @@ from typing import TextIO
 
 from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
 from loopspec.vectors.audit import audit
-from loopspec.vectors.json_reading import Json
+from loopspec.vectors.case_reading import read_case
+from loopspec.vectors.json_reading import CodecError, Json
 from loopspec.vectors.observation import first_difference, observation_difference
 from loopspec.vectors.profiles import PROFILES, case_ops
 from loopspec.vectors.run_report import (
@@ -72,12 +73,11 @@ def _load_case(suite: Path, entry: object) -> Loaded:
     if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
         return case_id, None, "checksum differs from manifest.json (edited case file? regenerate the suite)"
     try:
-        case = json.loads(data)
+        return case_id, read_case(json.loads(data)), ""
+    except CodecError as err:
+        return case_id, None, f"{entry['path']}: not a vector case: {err}"
     except ValueError as err:
-        return case_id, None, f"not JSON: {err}"
-    if not isinstance(case, dict) or not isinstance(case.get("steps"), list):
-        return case_id, None, "not a vector case (no steps)"
-    return case_id, case, ""
+        return case_id, None, f"{entry['path']}: not JSON: {err}"
 
 
 def _op(command: object) -> str:
@@ -127,12 +127,12 @@ def load_cases(path: Path) -> list[Loaded]:
         assert isinstance(entries, list)
         return [_load_case(path, entry) for entry in entries]
     try:
-        case = json.loads(path.read_text(encoding="utf-8"))
+        case = read_case(json.loads(path.read_text(encoding="utf-8")))
+    except CodecError as err:
+        raise SuiteUnreadable(f"{path}: not a vector case: {err}") from None
     except (OSError, ValueError) as err:
         raise SuiteUnreadable(f"{path}: {err}") from None
-    if not isinstance(case, dict) or not isinstance(case.get("steps"), list):
-        raise SuiteUnreadable(f"{path}: not a vector case (no steps)")
-    return [(str(case.get("id", path.stem)), case, "")]
+    return [(str(case["id"]), case, "")]
 
 
 def _selected(item: Loaded, pattern: str) -> bool:

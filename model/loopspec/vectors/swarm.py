@@ -12,17 +12,17 @@ plain generator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TypeVar
 
 import attrs
 
+from loopspec.vectors.command_builders import COUNTS, REPLACEMENTS, RESULTS
 from loopspec.vectors.command_gen import (
     ACTIONS,
     AFTER_ABORT,
     COORDINATES,
-    COUNTS,
     EDITS,
     HINT_CHOICES,
     ID_CHOICES,
@@ -30,8 +30,6 @@ from loopspec.vectors.command_gen import (
     LISTENERS,
     MENU,
     PENDING_CHOICES,
-    REPLACEMENTS,
-    RESULTS,
     SENDS,
     TRANSFORMS,
     Chooser,
@@ -54,7 +52,6 @@ SWARM_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "coordinate": COORDINATES, "hint": _labels(HINT_CHOICES), "hint-kind": tuple(HINTS),
 })
 """Every choice a swarm weighs, with its distinct options (the weight of an option scales all its copies)."""
-SWARM_MODES = ("plain", "focus", "thin")  # plain first, so Hypothesis shrinks a swarm toward the plain generator
 _QUIET = {"cancel": 0, "restart": 0, "wrong-answer": 0}
 SWARM_THEMES: Mapping[str, Mapping[str, Mapping[str, int]]] = MappingProxyType({
     # Edits where coordinates and identity matter (NORM, SPLICE, DATA): full lists, odd numbers, near ids.
@@ -86,6 +83,28 @@ SWARM_THEMES: Mapping[str, Mapping[str, Mapping[str, int]]] = MappingProxyType({
 """Coherent mixes over several choices, one per group of spec areas whose paths need them together."""
 
 
+def _plain(_: Chooser, labels: Sequence[str]) -> tuple[int, ...]:
+    return (1,) * len(labels)
+
+
+def _focus(chooser: Chooser, labels: Sequence[str]) -> tuple[int, ...]:
+    """One option favoured: as likely as all the others together, twice over."""
+    favourite = chooser.integer(0, len(labels) - 1)
+    return tuple(2 * len(labels) if i == favourite else 1 for i in range(len(labels)))
+
+
+def _thin(chooser: Chooser, labels: Sequence[str]) -> tuple[int, ...]:
+    """Some options left out (all of them left out falls back to the plain mix, :meth:`Swarm.mix`)."""
+    return tuple(chooser.pick((1, 0)) for _ in labels)
+
+
+SWARM_MODES: Mapping[str, Callable[[Chooser, Sequence[str]], tuple[int, ...]]] = MappingProxyType({
+    "plain": _plain, "focus": _focus, "thin": _thin,
+})
+"""How a choice's weights are drawn outside a theme; plain first, so Hypothesis shrinks a swarm toward the
+plain generator."""
+
+
 @attrs.frozen
 class Swarm:
     """One example's command mix: a weight per option of each choice in :data:`SWARM_CHOICES`."""
@@ -102,17 +121,8 @@ class Swarm:
                 (name, tuple(theme.get(name, {}).get(label, 1) for label in labels))
                 for name, labels in SWARM_CHOICES.items()
             ))
-        weights: list[tuple[str, tuple[int, ...]]] = []
-        for name, labels in SWARM_CHOICES.items():
-            mode = chooser.pick(SWARM_MODES)
-            if mode == "focus":
-                favourite = chooser.integer(0, len(labels) - 1)
-                weights.append((name, tuple(2 * len(labels) if i == favourite else 1 for i in range(len(labels)))))
-            elif mode == "thin":
-                weights.append((name, tuple(chooser.pick((1, 0)) for _ in labels)))
-            else:
-                weights.append((name, (1,) * len(labels)))
-        return cls(tuple(weights))
+        return cls(tuple((name, SWARM_MODES[chooser.pick(tuple(SWARM_MODES))](chooser, labels))
+                         for name, labels in SWARM_CHOICES.items()))
 
     def mix(self, name: str, options: Sequence[T], labels: Sequence[str] | None = None) -> Sequence[T]:
         """``options`` weighted (each copy of an option repeated by its weight); all of them if all weigh 0.
