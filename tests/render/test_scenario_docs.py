@@ -1,4 +1,4 @@
-"""The scenario pictures in the docs: every scenario described, every spec chapter links its rules' pictures.
+"""The scenario pictures in the docs: every scenario described, every spec chapter shows its rules' pictures.
 
 ``docs/scenarios/*.svg`` and ``docs/scenarios.md`` are generated documents (checked up to date by
 ``tests/specdoc/test_generated_docs.py``); here: the table of scenarios agrees with the manifest and
@@ -43,7 +43,7 @@ def test_each_chapter_ends_with_the_pictures_of_its_rules(chapter: Path) -> None
         assert SECTION not in text
         return
     assert text.count(SECTION) == 1
-    assert text[text.index(SECTION) :] == expected, "regenerate with render.scenarios.chapter_section"
+    assert text[text.index(SECTION) :] == expected, "regenerate with `loopspec docs --write`"
     for link in expected.split("](../")[1:]:
         assert (REPO / link.split(")")[0]).is_file()
 

@@ -4,8 +4,9 @@ Layer: above :mod:`loopspec.check` — it may import ``check``, ``loop``, ``inbo
 ``data`` and ``rules``; the command line (``loopspec render``, ``loopspec check --format html``)
 and the docs generator (the scenario pictures) import it.
 
-* :mod:`.timeline` — the picture as frozen values; :mod:`.build` computes it with the model's own
-  folds (:mod:`.scan`: inbox fold, per-message fates, lifecycle projection, in one streaming pass;
+* :mod:`.timeline` — the picture as frozen values; :mod:`.build` computes it with the model's folds
+  (:mod:`.scan`: lifecycle projection, inbox fold and per-message fates — :mod:`.fates`, the twin of
+  ``message_fates`` over parsed JSON — in one streaming pass;
   :mod:`.window`, :mod:`.marks`, :mod:`.lanes`, :mod:`.decisions`, :mod:`.live`);
 * :mod:`.layout`, :mod:`.frame` — where things go; :mod:`.svg` with ``draw_*``, :mod:`.legend`,
   :mod:`.style` — the SVG text; :mod:`.page` — the HTML page;

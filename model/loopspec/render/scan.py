@@ -1,36 +1,33 @@
 """One streaming pass over a log: the model's folds over the whole log, the window's bounds.
 
-The per-message fates are :func:`loopspec.loop.consumed_work.message_fates` itself (which folds
-the inbox with :class:`loopspec.inbox.fold.InboxProjector`), fed lazily from the file; the turn
-and step boundaries go through :func:`loopspec.loop.projection.apply`, so a log the projection
-refuses stops the reading where it does.  Nothing outside the window is kept beyond what these
-folds need: the boundaries (a few ints per turn), the target of each insertion and where each
-id was entered.  :func:`scan` returns a :class:`Scan` value.
+The per-message fates are :func:`loopspec.loop.consumed_work.message_fates`' (WORK-2), folded by
+its twin over parsed JSON (:class:`loopspec.render.fates.FateFold`, held to it by the tests); the
+turn and step boundaries go through :func:`loopspec.loop.projection.apply`, so a log the
+projection or the inbox fold refuses stops the reading where it does.  Nothing outside the
+window is kept beyond what these folds need: the boundaries (a few ints per turn), the target
+of each insertion and where each id was entered.  :func:`scan` returns a :class:`Scan` value.
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 import attrs
 
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.json_value import JsonObject
+from loopspec.data.json_value import freeze
 from loopspec.log.events import SPLICED, SessionEvent
 from loopspec.loop import projection
-from loopspec.loop.consumed_work import MessageFate, message_fates
+from loopspec.loop.consumed_work import MessageFate
 from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.loop.state import LifecycleView
+from loopspec.render.fates import FateFold
 from loopspec.render.labels import reason_label
-from loopspec.render.source import FOLDED, FoldLines, envelope_type, fold_event, open_source, parse
+from loopspec.render.source import FoldLines, boundary_event, check_depth, open_source, read_folded
 from loopspec.render.timeline import Stop
 from loopspec.render.window import Bounds, WindowSpec
-
-FATES_READ = frozenset({SPLICED, TURN_START, TURN_END, USER_MESSAGE})
-"""What :func:`message_fates` reads; the projection also reads ``step/*``."""
 
 Boundary = tuple[int, str, int, int | None, str | None]
 """A ``turn/*`` or ``step/*`` event: (seq, type, turn, step, turn end reason label)."""
@@ -63,26 +60,36 @@ class _Pass:
         self.limit = -1 if limit is None else limit
         self.total = 0
         self.view = LifecycleView()
+        self.fates = FateFold()
         self.boundaries: list[Boundary] = []
         self.targets: dict[int, str] = {}
         self.entries: dict[str, list[Entry]] = {}
         self.stop: Stop | None = None
 
-    def events(self, stream: BinaryIO) -> Iterator[SessionEvent]:
-        """The events the fates read, in order; everything else is seen and counted on the way."""
-        bounds, limit = self.bounds, self.limit
+    def read(self, stream: BinaryIO) -> None:
+        """Every line: the folded ones through the folds, up to the first they refuse; the rest counted."""
+        bounds, limit, fates, targets = self.bounds, self.limit, self.fates, self.targets
         lines = FoldLines(stream, bounds.range_start())
         found = iter(lines)
         for index, offset, line in found:
             if index == limit:
                 break
             try:
-                raw = parse(line, index)
-                etype = envelope_type(raw, index)
-                if etype not in FOLDED:
+                read = read_folded(line, index)
+                if read is None:
                     continue
-                event = fold_event(raw, etype, index)
-                self.lifecycle(event, raw)
+                etype, time, data = read
+                if etype == SPLICED:
+                    check_depth(data, len(line), index)
+                    target = fates.splice(data, index)  # FOLD-1..3, DATA-2; raises InvalidEvent
+                    if target is not None:
+                        targets[index] = target
+                elif etype == USER_MESSAGE:
+                    if type(data) is dict:  # message_fates reads an object's id as str(id), whatever it is
+                        mid = data.get("id")
+                        self.entered(mid if type(mid) is str else _id_text(mid), index)
+                else:
+                    self.boundary(boundary_event(etype, index, time, data), data)
             except InvalidEvent as err:
                 self.stop = Stop(index, err.rule, err.detail)
                 break
@@ -90,61 +97,56 @@ class _Pass:
                 bounds.turn_ended(index + 1, offset + len(line))
             elif etype == TURN_START:
                 bounds.turn_started()
-            if etype in FATES_READ:
-                yield event
         for _ in found:  # only counted from here: the window may still reach past a stop
             pass
         self.total = lines.total
         if bounds.range_start() >= 0:
             bounds.at(bounds.range_start(), lines.offset_of)
 
-    def lifecycle(self, event: SessionEvent, raw: object) -> None:
-        etype = event.type
-        if etype == SPLICED:
-            data = raw.get("data") if isinstance(raw, dict) else None
-            if isinstance(data, dict) and data.get("inserted"):
-                self.targets[event.seq] = str(data.get("target"))
-            return
-        if etype == USER_MESSAGE:
-            mid = event.data.get("id") if isinstance(event.data, JsonObject) else None
-            self.entries.setdefault(str(mid), []).append((event.seq, self.view.open_turn, self.view.open_step))
-            return
+    def entered(self, mid: str, seq: int) -> None:
+        """A ``user/message``: where it stands in the lifecycle, and the fates' entry (WORK-2)."""
+        self.entries.setdefault(mid, []).append((seq, self.view.open_turn, self.view.open_step))
+        self.fates.entered(mid)
+
+    def boundary(self, event: SessionEvent, data: object) -> None:
+        """A ``turn/*`` or ``step/*`` event through the projection, then the fates' open turn."""
         self.view = projection.apply(self.view, event)  # TURN-1..3, STEP-1, STEP-2; raises InvalidEvent
-        data = raw.get("data") if isinstance(raw, dict) else None
-        step = data.get("step") if isinstance(data, dict) and etype in (STEP_START, STEP_END) else None
-        turn = data.get("turn") if isinstance(data, dict) else None
-        reason = reason_label(data.get("reason")) if etype == TURN_END and isinstance(data, dict) else None
-        self.boundaries.append((event.seq, etype, int(turn) if isinstance(turn, int | float) else 0,
-                                int(step) if isinstance(step, int | float) else None, reason))
+        assert isinstance(data, dict)  # the projection has read a safe integer turn (and step) off it
+        etype, turn = event.type, data["turn"]
+        step = data["step"] if etype in (STEP_START, STEP_END) else None
+        reason = None
+        if etype == TURN_START:
+            self.fates.turn_started(turn)
+        elif etype == TURN_END:
+            self.fates.turn_ended()
+            reason = reason_label(data.get("reason"))
+        self.boundaries.append((event.seq, etype, turn, step, reason))
 
 
-def _run(path: Path, spec: WindowSpec, limit: int | None) -> tuple[_Pass, tuple[MessageFate, ...]]:
-    state = _Pass(spec, limit)
-    with open_source(path) as stream:
-        fates = message_fates(state.events(stream))
-    return state, fates
+def _id_text(value: object) -> str:
+    try:
+        return str(freeze(value))
+    except RecursionError:  # no message id reads like this
+        return "\0nested"
 
 
 def scan(path: Path, spec: WindowSpec, stop_before: int | None = None) -> Scan:
-    """Read ``path`` once (twice when the fold refuses a splice); interpret nothing from ``stop_before`` on.
+    """Read ``path`` once; interpret nothing from ``stop_before`` on.
 
     raises: OSError, EOFError, zlib.error for an unreadable file (the caller reports them).
     """
+    state = _Pass(spec, stop_before)
     collecting = gc.isenabled()
     gc.disable()  # the pass allocates no cycles; collections would only cost time on long logs
     try:
-        try:
-            state, fates = _run(path, spec, stop_before)
-        except InvalidEvent as err:  # the fold refused a splice (FOLD-1..3, DATA-2): read up to it
-            limit = err.seq if err.seq is not None else 0
-            state, fates = _run(path, spec, limit)
-            state.stop = Stop(limit, err.rule, err.detail)
+        with open_source(path) as stream:
+            state.read(stream)
     finally:
         if collecting:
             gc.enable()
     first, offset, last = state.bounds.window(state.total)
     return Scan(
-        total=state.total, first=first, offset=offset, last=last, fates=fates,
+        total=state.total, first=first, offset=offset, last=last, fates=state.fates.result(),
         boundaries=tuple(state.boundaries), targets=tuple(state.targets.items()),
         entries=tuple((k, tuple(v)) for k, v in state.entries.items()), stop=state.stop,
     )

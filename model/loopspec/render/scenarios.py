@@ -5,8 +5,8 @@ The example logs of the scenarios are those ``examples/logs/manifest.json`` name
 work in it (those the picture makes visible: the log's records, not the calls behind them).
 ``loopspec docs --write`` renders ``docs/scenarios/NAME.svg`` (:func:`picture`) and
 ``docs/scenarios.md`` (:mod:`loopspec.specdoc.scenarios_page`); each spec chapter ends with a
-*Scenarios* section linking the pictures of its rules (:func:`chapter_section`, kept in step by
-``tests/render/test_scenario_docs.py``).
+*Scenarios* section showing the pictures of its rules (:func:`chapter_section`, written by the
+same command and checked by ``loopspec docs --check``).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from loopspec.rules.catalogue import Spec, sort_key
 MANIFEST = Path("examples") / "logs" / "manifest.json"
 PICTURES = Path("docs") / "scenarios"
 SECTION = "## Scenarios"
+_SECTION_LINE = re.compile(r"^## Scenarios$", re.MULTILINE)
 SCENARIO_ID = re.compile(r"S[0-9]+")
 
 SCENARIOS: Mapping[str, tuple[str, tuple[str, ...]]] = MappingProxyType({
@@ -98,10 +99,15 @@ def picture(root: Path, scenario: Scenario) -> str:
 
 
 def chapter_section(root: Path, spec: Spec, chapter: str) -> str | None:
-    """The final section of a spec chapter (``spec/NN-name.md``): one line linking its rules' pictures."""
+    """The final section of a spec chapter (``spec/NN-name.md``): the pictures of its rules, shown inline.
+
+    Each scenario whose rules include some of the chapter's gets a line naming it and those rules,
+    then its picture as a Markdown image (a path relative to ``spec/``, which GitHub and the docs
+    both resolve).  None when no scenario shows a rule of the chapter.
+    """
     ids = {rule.id for rule in spec.rules if Path(rule.file).name == chapter}
     every = scenarios(root)
-    links = []
+    shown_here = []
     for scenario in every:
         shown = sorted(ids.intersection(scenario.rules), key=sort_key)
         if not shown:
@@ -109,8 +115,19 @@ def chapter_section(root: Path, spec: Spec, chapter: str) -> str | None:
         label = scenario.id
         if sum(other.id == scenario.id for other in every) > 1:  # name the variant: S18 (…-v0.1.5)
             label += f" ({scenario.name.split('-', 1)[1]})"
-        links.append(f"[{label}](../{scenario.picture}) {', '.join(shown)}")
-    if not links:
+        shown_here.append(f"**{label} — {scenario.title}** ({', '.join(shown)}; log `{scenario.log}`)\n\n"
+                          f"![{label} — {scenario.title}](../{scenario.picture})\n")
+    if not shown_here:
         return None
-    return (f"{SECTION}\n\nThese rules at work in the scenarios' example logs, drawn by `loopspec render`: "
-            + " · ".join(links) + " (all pictures: [docs/scenarios.md](../docs/scenarios.md)).\n")
+    return (f"{SECTION}\n\nThese rules at work in the scenarios' example logs, drawn by `loopspec render`: the "
+            "log's seq runs left to right, the two inbox lists are lanes, each message a bar from its insertion "
+            "to its fate (all pictures: [docs/scenarios.md](../docs/scenarios.md)).\n\n"
+            + "\n".join(shown_here))
+
+
+def with_chapter_section(text: str, section: str | None) -> str:
+    """A chapter's text with its final *Scenarios* section (everything from the heading on) replaced."""
+    found = _SECTION_LINE.search(text)
+    head = text[: found.start()] if found is not None else text
+    head = head.rstrip("\n") + "\n"
+    return head if section is None else f"{head}\n{section}"

@@ -9,8 +9,9 @@ and every line that does not start that way (it has to be parsed to know its typ
 are only counted: reading a type off a line's first key is a reading shortcut, not a check
 (``loopspec check`` judges lines).  The window's lines are parsed in full later.
 
-The events given to the folds carry only what the folds read (:func:`fold_event`): a
-``user/message``'s id, a boundary's turn and step numbers, a splice's whole data.
+A folded line is read as ``(type, time, data)`` (:func:`read_folded`); the splices' data stays
+parsed JSON for the lean fold (:mod:`loopspec.render.fates`), and only the
+turn and step numbers become an event, for the lifecycle projection (:func:`boundary_event`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import BinaryIO
 
 from loopspec.check.reader import fast_loads, open_log, strict_loads
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.json_value import Frozen, JsonObject, freeze
+from loopspec.data.json_value import MAX_DEPTH, Frozen, JsonObject, freeze
 from loopspec.log.events import SPLICED, SessionEvent, check_envelope
 from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
@@ -34,6 +35,9 @@ _TYPES = b"|".join(re.escape(t.encode()) for t in sorted(FOLDED))
 # A line (after its newline) the folds may read: a folded type as first key, a first-key type holding
 # an escape (only a parse can decode it), or a line that does not begin with a type at all.
 _FOLD_LINE = re.compile(rb'\n(?:\{"type":"(?:' + _TYPES + rb')"|\{"type":"[^"\\\n]*\\|(?!\{"type":"))[^\n]*')
+# The same for a block holding no backslash at all, where no type can hold an escape: the escape branch,
+# which runs along every line's type, is most of the search's cost.
+_FOLD_LINE_PLAIN = re.compile(rb'\n(?:\{"type":"(?:' + _TYPES + rb')"|(?!\{"type":"))[^\n]*')
 
 
 def open_source(path: Path) -> BinaryIO:
@@ -68,7 +72,8 @@ class FoldLines:
             if lines <= self.find < lines + complete:
                 self.offset_of = consumed + _nth_newline(buf, self.find - lines)
             before, last, count = lines, 0, buf.count
-            for at, end in [found.span() for found in _FOLD_LINE.finditer(buf, 0, cut)]:
+            search = _FOLD_LINE if b"\\" in buf else _FOLD_LINE_PLAIN
+            for at, end in [found.span() for found in search.finditer(buf, 0, cut)]:
                 before += count(b"\n", last, at)
                 last = at
                 yield before, consumed + at, buf[at + 1 : end + 1]
@@ -98,41 +103,50 @@ def parse(line: bytes, index: int) -> object:
             raise InvalidEvent("LOG-1", f"line {index + 1}: not valid JSON ({err})", index) from None
 
 
-def envelope_type(raw: object, index: int) -> str:
-    """The type of a parsed line after the envelope check (LOG-1); raises :class:`InvalidEvent`."""
-    return check_envelope(raw, index)
-
-
 def _field(data: object, key: str) -> tuple[tuple[str, Frozen], ...]:
     if not isinstance(data, dict) or key not in data:
         return ()
+    value = data[key]
+    if type(value) is int:  # the usual case: nothing to freeze
+        return ((key, value),)
     try:
-        return ((key, freeze(data[key])),)
+        return ((key, freeze(value)),)
     except RecursionError:
         raise InvalidEvent("LOG-1", f"'{key}' is nested too deeply") from None
 
 
-def _frozen(data: object, index: int) -> Frozen:
-    try:
-        return freeze(data)
-    except RecursionError:  # freezing recurses per nesting level; a bad log must not crash the reader
-        raise InvalidEvent("LOG-1", "'data' is nested too deeply", index) from None
+def check_depth(data: object, size: int, index: int) -> None:
+    """LOG-1 (D9): refuse ``data`` nested deeper than the model freezes, from a line of ``size`` bytes.
+
+    Freezing is the model's test; a line of at most ``2 * MAX_DEPTH`` bytes cannot nest that deep
+    (each level costs an opening and a closing bracket), so only longer lines pay for it.
+    """
+    if size > 2 * MAX_DEPTH:
+        try:
+            freeze(data)
+        except RecursionError:  # freezing recurses per nesting level; a bad log must not crash the reader
+            raise InvalidEvent("LOG-1", "'data' is nested too deeply", index) from None
 
 
-def fold_event(raw: object, etype: str, index: int) -> SessionEvent:
-    """The event the folds read for a line of a type in :data:`FOLDED` whose envelope was checked.
+def read_folded(line: bytes, index: int) -> tuple[str, int, object] | None:
+    """``(type, time, data)`` of line ``index`` when its type is one a fold reads (:data:`FOLDED`), else None.
 
-    Its ``seq`` must be the line's index (LOG-2), or the seqs the folds report would not name the
+    Raises :class:`InvalidEvent` for a line that is not JSON or not an envelope (LOG-1), and for
+    a folded one whose ``seq`` is not its index (LOG-2): the seqs the folds report must name the
     lines the picture draws.
     """
+    raw = parse(line, index)
+    etype = check_envelope(raw, index)
+    if etype not in FOLDED:
+        return None
     assert isinstance(raw, dict)  # check_envelope has accepted it
     if raw["seq"] != index:
         raise InvalidEvent("LOG-2", f"seq {raw['seq']} on line {index + 1}; seq must be the line's index", index)
-    data = raw["data"]
-    if etype == SPLICED:  # the fold reads all of it: the inserted messages are kept whole (DATA-2)
-        return SessionEvent(etype, index, raw["time"], _frozen(data, index))
-    if etype == USER_MESSAGE:
-        mid = data.get("id") if isinstance(data, dict) else None
-        return SessionEvent(etype, index, raw["time"], JsonObject((("id", mid if isinstance(mid, str) else ""),)))
-    # turn/* and step/*: the projection and the fates read the numbers only.
-    return SessionEvent(etype, index, raw["time"], JsonObject(_field(data, "turn") + _field(data, "step")))
+    time = raw["time"]
+    assert isinstance(time, int)
+    return etype, time, raw["data"]
+
+
+def boundary_event(etype: str, index: int, time: int, data: object) -> SessionEvent:
+    """A ``turn/*`` or ``step/*`` line as the lifecycle projection reads it: its turn and step numbers."""
+    return SessionEvent(etype, index, time, JsonObject(_field(data, "turn") + _field(data, "step")))

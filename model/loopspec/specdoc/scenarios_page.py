@@ -1,7 +1,8 @@
-"""``docs/scenarios.md`` and ``docs/scenarios/*.svg``: the scenarios' example logs as pictures.
+"""``docs/scenarios.md``, ``docs/scenarios/*.svg`` and the spec chapters' *Scenarios* sections.
 
 The pictures are drawn by :mod:`loopspec.render.scenarios` from the manifest's scenario logs;
-this page shows them all, each with the rules it illustrates.
+this page shows them all, each with the rules it illustrates, and each spec chapter ends with the
+pictures of its own rules shown inline (the rest of a chapter is hand-written and kept as it is).
 """
 
 from __future__ import annotations
@@ -9,10 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from loopspec.render.scenarios import Scenario, picture, scenarios
+from loopspec.render.scenarios import Scenario, chapter_section, picture, scenarios, with_chapter_section
 from loopspec.rules.catalogue import sort_key
 from loopspec.specdoc.markdown import rule_link
 from loopspec.specdoc.project import GeneratedDoc, Project
+
+CHAPTERS = "[0-9][0-9]-*.md"
+"""The spec's rule chapters (``spec/NN-name.md``)."""
 
 
 def index(project: Project) -> str:
@@ -37,7 +41,17 @@ def _drawing(scenario: Scenario) -> Callable[[Project], str]:
     return draw
 
 
+def _chapter(chapter: str) -> Callable[[Project], str]:
+    def render(project: Project) -> str:
+        text = (project.root / "spec" / chapter).read_text(encoding="utf-8")
+        return with_chapter_section(text, chapter_section(project.root, project.spec, chapter))
+
+    return render
+
+
 def documents(project_root: Path) -> tuple[GeneratedDoc, ...]:
-    """One SVG per scenario log, then the page showing them."""
+    """One SVG per scenario log, the page showing them, and each spec chapter with its pictures."""
     pictures = tuple(GeneratedDoc(s.picture, _drawing(s)) for s in scenarios(project_root))
-    return (*pictures, GeneratedDoc("docs/scenarios.md", index))
+    chapters = tuple(GeneratedDoc(f"spec/{p.name}", _chapter(p.name))
+                     for p in sorted((project_root / "spec").glob(CHAPTERS)))
+    return (*pictures, GeneratedDoc("docs/scenarios.md", index), *chapters)
