@@ -50,10 +50,11 @@ def _model_side(st: CheckState, etype: str) -> None:
                        "during request preparation closes with no user/message and no model call (v0.1.5, "
                        "VARIANT-1).")
         else:
-            st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a text "
-                       "answer", "The step before this one answered with text, which set the turn's end: an empty "
-                       "entry at this boundary ends the turn with that reason instead of opening a step; only a "
-                       "tool continuation opens a step with no message.")
+            st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a step "
+                       "that set the turn's end", "The step before this one set the turn's end (it answered with "
+                       "text, or its turn-stopping ran: input came in after its step/end and was claimed): an "
+                       "empty entry at this boundary ends the turn with that reason instead of opening a step; "
+                       "only a tool continuation opens a step with no message.")
     st.model_started = True
 
 
