@@ -17,9 +17,43 @@ Event = dict[str, object]
 PENDING_DECISION = "PENDING-DECISION"
 
 
+def _named(event: Event) -> list[object]:
+    data = event.get("data")
+    data = data if isinstance(data, dict) else {}
+    if event.get("type") == "tool/call":
+        return [data.get("callId")]
+    message = data.get("message")
+    message = message if isinstance(message, dict) else {}
+    content = message.get("content")
+    blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    if event.get("type") == "assistant/message":
+        return [b.get("id") for b in blocks if b.get("type") == "tool-call"]
+    source = message.get("source")
+    return [b.get("toolCallId") for b in blocks] or [source.get("callId") if isinstance(source, dict) else None]
+
+
 def results_out_of_call_order(log: list[Event], seq: int) -> bool:
-    """A step's tool results in another order than its calls: the model answers in call order (D7)."""
-    return log[seq].get("type") == "tool/result"
+    """A step's tools started or answered in another order than announced (crash repair's results
+    included): the model runs a step's tools one after another, in call order (H1)."""
+    event = log[seq]
+    if event.get("type") not in ("tool/call", "tool/result"):
+        return False
+    announced: list[object] = []
+    started: set[object] = set()
+    answered: set[object] = set()
+    begin = seq - next((i for i, e in enumerate(reversed(log[:seq]))
+                        if e.get("type") in ("step/start", "step/end", "turn/start", "turn/end")), seq)
+    for before in log[begin:seq]:
+        kind, named = before.get("type"), _named(before)
+        if kind == "assistant/message":
+            announced += named
+        elif kind == "tool/call":
+            started.update(named)
+        elif kind == "tool/result":
+            answered.update(named)
+    pool = [c for c in announced if c not in (started | answered if event["type"] == "tool/call" else answered)]
+    named = _named(event)
+    return bool(pool) and bool(named) and named[0] in pool and named[0] != pool[0]
 
 
 FAMILIES: dict[str, tuple[str, Callable[[list[Event], int], bool]]] = {

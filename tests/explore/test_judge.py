@@ -11,7 +11,12 @@ The disagreements this comparison found and that were fixed are example logs now
 keys on the loop's own records), LOG-10 (tool calls pair one to one; a step that goes on answered
 them), CLAIM-2 (no abort between the records of one claim), RESULT-6 and DECIDE-5 (the judge now
 reads a step's text answer), an abort cut by a crash after its step/end (the judge now tries it),
-DECIDE-6 after turn-stopping (the checker now reads a claim after a step/end as turn-stopping's).
+DECIDE-6 after turn-stopping (the checker now reads a claim after a step/end as turn-stopping's),
+LOG-9 on the model call's own traffic (the judge passed it over unread), a v0.1.5 step cut in
+request preparation after a text answer and a replacing assistant/message (out of the judge's
+scope), TURN-5 after a send that a step/start or claim followed (no latch: the checker), CLAIM-6
+for a model request before a due claim (the checker), LOG-3 and LOG-10 for a boolean step or call
+id (the judge took ``True == 1``), REPAIR-1 for a synthetic result's code (the checker).
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ OUT_OF_SCOPE = {
     "first-step-fails-in-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
     "crash-during-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
     "VARIANT-1-system-message-after-user-message.events.jsonl": "v0.1.5's system/message (VARIANT-1)",
+    "steered-step-cut-in-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
+    "replacing-assistant-message.events.jsonl": "a replacing assistant/message, which the model does not write",
 }
 PATHS = (("type",), ("time",), ("data",), ("data", "turn"), ("data", "step"), ("data", "start"),
          ("data", "removedCount"), ("data", "target"), ("data", "outcome"), ("data", "inserted"),

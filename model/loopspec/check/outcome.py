@@ -96,10 +96,11 @@ _NO_ENTRY_WHY = {
 }
 
 
-def before_edit(st: CheckState) -> None:
-    """A public edit after a step/end: none after an aborted or failed step, whose turn/end is written at once."""
+def before_edit(st: CheckState, what: str = "a public edit") -> None:
+    """A public edit (or a model request) after a step/end: none after an aborted or failed step, whose
+    turn/end is written at once."""
     if st.step is None and st.after in (UNANSWERED, NO_ENTRY):
-        _ended_early(st, "a public edit")
+        _ended_early(st, what)
 
 
 def before_claim(st: CheckState) -> None:

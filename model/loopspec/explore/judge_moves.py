@@ -87,7 +87,7 @@ class Moves:
         if phase == DECIDING and run is not None:
             out += self._decisions(run.aborted is not None, kind, data, pos)
         elif phase == STEPPING:
-            if kind == ASSISTANT_MESSAGE and _announces(data):
+            if kind == ASSISTANT_MESSAGE and announces(data):
                 out += [cmd.StepResult("tool-call"), cmd.StepResult("tool-call", started=False)]
             elif kind in (STEP_END, TOOL_CALL, TOOL_RESULT):
                 if kind != STEP_END:
@@ -182,7 +182,7 @@ class Moves:
         return tuple(out)
 
 
-def _announces(data: dict[str, object]) -> bool:
+def announces(data: dict[str, object]) -> bool:
     message = data.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)
@@ -202,30 +202,32 @@ def _text_answers(events: list[dict[str, object]]) -> list[bool]:
             begin = index
         elif kind == STEP_END:
             answer: bool | None = None
-            started: set[object] = set()
+            started: set[str] = set()
             for inner in events[begin:index]:
                 data = inner.get("data")
                 data = data if isinstance(data, dict) else {}
                 if inner.get("type") == ASSISTANT_MESSAGE:
-                    answer = not _announces(data)
+                    answer = not announces(data)
                 elif inner.get("type") == TOOL_CALL:
-                    started.add(data.get("callId"))
+                    started.add(str(data.get("callId")))
                 elif inner.get("type") == TOOL_RESULT:
-                    started.difference_update(_results(data))
+                    started.difference_update(results(data))
             if answer and not started:
                 out[begin:index + 1] = [True] * (index + 1 - begin)
     return out
 
 
-def _results(data: dict[str, object]) -> list[object]:
+def results(data: dict[str, object]) -> list[str]:
     """The call ids a ``tool/result`` answers: its tool-result blocks, else its source's callId."""
     message = data.get("message")
     message = message if isinstance(message, dict) else {}
     content = message.get("content")
-    ids = [b.get("toolCallId") for b in content if isinstance(b, dict) and b.get("type") == "tool-result"] if (
-        isinstance(content, list)) else []
+    blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "tool-result"] if isinstance(
+        content, list) else []
+    ids = [b["toolCallId"] for b in blocks if isinstance(b.get("toolCallId"), str)]
     source = message.get("source")
-    return ids or ([source.get("callId")] if isinstance(source, dict) else [])
+    call = source.get("callId") if isinstance(source, dict) else None
+    return ids or ([call] if isinstance(call, str) else [])
 
 
 def _may_close(kind: object, data: dict[str, object]) -> bool:
@@ -244,4 +246,4 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-__all__ = ["TOOL_TYPES", "Moves"]
+__all__ = ["TOOL_TYPES", "Moves", "announces", "results"]
