@@ -56,8 +56,36 @@ def results_out_of_call_order(log: list[Event], seq: int) -> bool:
     return bool(pool) and bool(named) and named[0] in pool and named[0] != pool[0]
 
 
+def tool_work_after_a_latching_send(log: list[Event], seq: int) -> bool:
+    """A new turn whose latch needs a send after the abort, but tool work of the aborted step follows
+    that send: the model's abort ends the step at its next result (H1), the checker does not assume it."""
+    if log[seq].get("type") != "turn/start":
+        return False
+    end = next((i for i in range(seq - 1, -1, -1) if log[i].get("type") == "turn/end"), None)
+    if end is None:
+        return False
+    start = next((i for i in range(end - 1, -1, -1) if log[i].get("type") in ("step/start", "turn/start")
+                  or _claim(log[i])), 0)
+    sends = [i for i in range(start, end) if log[i].get("type") == "agent/inbox/spliced" and not _claim(log[i])
+             and _data(log[i]).get("target") == "next-turn" and "removedCount" not in _data(log[i])]
+    return bool(sends) and any(log[i].get("type") in ("tool/call", "tool/result") or (
+        log[i].get("type") == "assistant/message" and _named(log[i])) for i in range(sends[-1], end))
+
+
+def _data(event: Event) -> dict[str, object]:
+    data = event.get("data")
+    return data if isinstance(data, dict) else {}
+
+
+def _claim(event: Event) -> bool:
+    data = _data(event)
+    return event.get("type") == "agent/inbox/spliced" and "removedCount" in data and "outcome" not in data and (
+        data.get("inserted") == [])
+
+
 FAMILIES: dict[str, tuple[str, Callable[[list[Event], int], bool]]] = {
     "tool results out of call order": (PENDING_DECISION, results_out_of_call_order),
+    "tool work after a latching send": (PENDING_DECISION, tool_work_after_a_latching_send),
 }
 
 
