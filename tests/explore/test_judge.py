@@ -7,9 +7,16 @@ the real loop, so every disagreement is a bug in one of them — or one of the k
 model's own logs (random command sequences, tool-call points and restarts included) and their
 mutations (delete, duplicate, swap, a changed field: number, target, reason, cause, id, envelope).
 
-The disagreements this comparison found and this branch fixed are example logs now: LOG-9 (envelope
+The disagreements this comparison found and that were fixed are example logs now: LOG-9 (envelope
 keys on the loop's own records), LOG-10 (tool calls pair one to one; a step that goes on answered
-them), CLAIM-2 (no abort between the records of one claim).
+them), CLAIM-2 (no abort between the records of one claim), RESULT-6 and DECIDE-5 (the judge now
+reads a step's text answer), an abort cut by a crash after its step/end (the judge now tries it),
+DECIDE-6 after turn-stopping (the checker now reads a claim after a step/end as turn-stopping's),
+LOG-9 on the model call's own traffic (the judge passed it over unread), a v0.1.5 step cut in
+request preparation after a text answer and a replacing assistant/message (out of the judge's
+scope), TURN-5 after a send that a step/start or claim followed (no latch: the checker), CLAIM-6
+for a model request before a due claim (the checker), LOG-3 and LOG-10 for a boolean step or call
+id (the judge took ``True == 1``), REPAIR-1 for a synthetic result's code (the checker).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from hypothesis import strategies as st
 
 from check.log_mutations import ODD_VALUES, TYPES, drop, duplicate, set_path, swap
 from conftest import REPO
-from explore.judge_families import FAMILIES, PENDING_CHECKER_BRANCH, family_of
+from explore.judge_families import family_of
 from loopspec.check.machine import LogChecker
 from loopspec.check.manifest import Expectation, load_manifest
 from loopspec.check.state import StopCheck
@@ -50,18 +57,13 @@ OUT_OF_SCOPE = {
     "first-step-fails-in-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
     "crash-during-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
     "VARIANT-1-system-message-after-user-message.events.jsonl": "v0.1.5's system/message (VARIANT-1)",
+    "steered-step-cut-in-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
+    "replacing-assistant-message.events.jsonl": "a replacing assistant/message, which the model does not write",
 }
-# Open disagreements between the judge and the checker, found when the checker branch landed: each
-# is a bug in one of them, not yet settled.  The test pins the judge's present verdict, so fixing
-# either side makes it fail and this table must shrink.
-#  - the model writes no assistant/message, so the judge cannot see that a text answer settled the
-#    turn's end (RESULT-6, DECIDE-5): it accepts a step or a blocked end after one;
-#  - a crash between an aborted step's step/end and its turn/end, with a call left open: the
-#    checker accepts repair's interrupted there (decisions.md G1), the judge finds no run.
-KNOWN_DISAGREEMENTS = {
-    "RESULT-6-step-after-text-answer.events.jsonl": "valid",
-    "DECIDE-5-blocked-after-text-answer.events.jsonl": "valid",
-    "abort-with-call-open-cut-by-a-crash.events.jsonl": "invalid",
+# Open disagreements no source settles (tests/explore/judge_families.py, PENDING-DECISION): the
+# judge's verdict is pinned, so settling either side makes this fail and the table shrink.
+PENDING = {
+    "tool-call-after-a-send-in-an-aborted-step.events.jsonl": "invalid",  # tool work after a latching send
 }
 PATHS = (("type",), ("time",), ("data",), ("data", "turn"), ("data", "step"), ("data", "start"),
          ("data", "removedCount"), ("data", "target"), ("data", "outcome"), ("data", "inserted"),
@@ -140,8 +142,8 @@ def test_the_judge_gives_every_example_its_verdict(expectation: Expectation) -> 
     judged = judge_file(expectation.path, allow_torn_tail=expectation.allow_torn_tail)
     if expectation.path.name in OUT_OF_SCOPE:
         assert judged.status == "unsupported", judged.reason
-    elif expectation.path.name in KNOWN_DISAGREEMENTS:
-        assert judged.status == KNOWN_DISAGREEMENTS[expectation.path.name] != expectation.verdict, judged.reason
+    elif expectation.path.name in PENDING:
+        assert judged.status == PENDING[expectation.path.name] != expectation.verdict, judged.reason
     else:
         assert judged.status == expectation.verdict, judged.reason
 
@@ -153,7 +155,7 @@ def test_every_recording_of_the_real_system_is_written_by_a_run_of_the_model() -
         assert judged.status == "valid", (path.name, judged.reason)
 
 
-# ---- the checker gaps of issue 12, which the checker branch is closing ----
+# ---- the families of issue 12, in the shape the model writes them (no assistant/message) ----
 
 
 def _events(*commands: cmd.Command) -> Log:
@@ -202,49 +204,35 @@ def empty_first_step() -> Log:
     return _renumber([e for e in log if e["type"] != "user/message"])
 
 
+# Each family and the verdict both judges give it.  Crash repair that skipped a synthetic result
+# writes exactly the lines an abort (or failure) cut by a crash between its step/end and its
+# turn/end leaves, which a run of the model writes too: valid (decisions.md G10).  The step after a
+# turn-ending step is DECIDE-6 for the checker: input claimed after a step/end shows turn-stopping ran.
 FOUND = {
-    "step after a turn-ending step": step_after_settled_end,
-    "new turn after an abort with no possible latch": new_turn_without_latch,
-    "repair without synthetic tool results": repair_without_tool_results,
-    "first step entering nothing, ending normally": empty_first_step,
+    "step after a turn-ending step": (step_after_settled_end, "invalid"),
+    "new turn after an abort with no possible latch": (new_turn_without_latch, "invalid"),
+    "repair without synthetic tool results": (repair_without_tool_results, "valid"),
+    "first step entering nothing, ending normally": (empty_first_step, "invalid"),
 }
 
 
+@pytest.mark.rule("DECIDE-6", "TURN-5", "REPAIR-1", "STEP-4")
 @pytest.mark.parametrize("family", sorted(FOUND))
-def test_the_judge_finds_the_checker_gaps_of_issue_12(family: str) -> None:
-    """PENDING-CHECKER-BRANCH: the checker still accepts these; when its branch lands, it must not.
-
-    The fifth family of issue 12 (``blocked`` where no decision can have happened) is not in a
-    model-shaped log: without the model's text answers a step that settled the turn's end looks
-    like a tool continuation, after which a decision, and so a reject, can come.
-    """
-    marker, recognise = FAMILIES[family]
-    assert marker == PENDING_CHECKER_BRANCH
-    log = FOUND[family]()
+def test_the_checker_and_the_judge_agree_on_the_families_of_issue_12(family: str) -> None:
+    """The fifth family of issue 12 (``blocked`` where no decision can have happened) needs the
+    step's text answer, which the model does not write: the example logs pin it (DECIDE-5)."""
+    make, verdict = FOUND[family]
+    log = make()
     judged = judge_events(list(log))
-    assert judged.status == "invalid", judged.reason
-    assert recognise(log, judged.seq or 0)
-    assert checker_verdict(log) == CHECKER_VERDICTS[family]
-
-
-# What the checker says of each family now that its branch has landed.  Two remain valid for the
-# checker, each with its reason: crash repair that skipped a synthetic result looks exactly like an
-# abort cut by a crash between its two appends (decisions.md G1); and the model writes no
-# assistant/message, so in a model-shaped log the settled end of a turn is invisible to the
-# checker (RESULT-6 reads the step's own answer).  The judge, which knows the model, rejects both.
-CHECKER_VERDICTS = {
-    "first step entering nothing, ending normally": "invalid",
-    "new turn after an abort with no possible latch": "invalid",
-    "repair without synthetic tool results": "valid",
-    "step after a turn-ending step": "valid",
-}
+    assert judged.status == verdict, judged.reason
+    assert checker_verdict(log) == verdict
 
 
 def test_check_exhaustive_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     valid = tmp_path / "valid.events.jsonl"
     valid.write_text("".join(json.dumps(e) + "\n" for e in model_log("exit", 20)), encoding="utf-8")
     invalid = tmp_path / "invalid.events.jsonl"
-    invalid.write_text("".join(json.dumps(e) + "\n" for e in repair_without_tool_results()), encoding="utf-8")
+    invalid.write_text("".join(json.dumps(e) + "\n" for e in step_after_settled_end()), encoding="utf-8")
     assert main(["check", "--exhaustive", str(valid)]) == 0
     assert main(["check", "--exhaustive", str(invalid)]) == 1
     v05 = REPO / "examples" / "logs" / "valid" / "S22-request-retry-v0.1.5.events.jsonl"

@@ -250,6 +250,9 @@ def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: i
         st.violate("CLAIM-6", f"step/start {turn}.{step} before the boundary's claim",
                    f"The inbox held {st.pending_text()} at this boundary, so the claim records come first and the "
                    "step enters what was claimed.")
+    # TURN-5, CANCEL-4: the loop checks for an abort right before writing step/start, so a send
+    # before it came before the abort and latched nothing.
+    st.nt_send_in_turn = False
     open_step(st, step if step >= 0 else expected)
 
 

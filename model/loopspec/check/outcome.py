@@ -20,7 +20,9 @@ side.  At ``step/end`` :func:`close_step` reads those events into :attr:`CheckSt
   DECIDE-6); crash repair that answered some open calls before closing the step must have
   answered all (REPAIR-1);
 * anything else (tool calls all answered: the turn continues, or a tool concluded it; no model
-  side at all, as the model's own logs write steps) leaves what follows to the phase.
+  side at all, as the model's own logs write steps) leaves what follows to the phase — except that
+  a claim after a ``step/end`` that left next-step empty shows turn-stopping ran, so the step set
+  the turn's end after all (:func:`claim_after_stopping`, DECIDE-6).
 """
 
 from __future__ import annotations
@@ -87,22 +89,39 @@ _NO_ENTRY_WHY = {
     "STEP-4": "A turn's first step enters at least one message: an empty entry at the first boundary ends the turn "
     "with no step (DECIDE-6). A first step with no user/message and no model call is one aborted or failed "
     "during request preparation (v0.1.5, VARIANT-1), and such a turn ends aborted or error right after it.",
-    "DECIDE-6": "After a step that answered with text the turn's end is set, so an empty entry at the next "
-    "boundary ends the turn instead of opening a step; a step there with no user/message and no model call "
-    "was aborted or failed during request preparation (v0.1.5, VARIANT-1), and its turn ends aborted or error.",
+    "DECIDE-6": "After a step that answered with text (or whose turn-stopping ran: input came in after its "
+    "step/end and was claimed) the turn's end is set, so an empty entry at the next boundary ends the turn "
+    "instead of opening a step; a step there with no user/message and no model call was aborted or failed "
+    "during request preparation (v0.1.5, VARIANT-1), and its turn ends aborted or error.",
 }
 
 
-def before_edit(st: CheckState) -> None:
-    """A public edit after a step/end: none after an aborted or failed step, whose turn/end is written at once."""
+def before_edit(st: CheckState, what: str = "a public edit") -> None:
+    """A public edit (or a model request) after a step/end: none after an aborted or failed step, whose
+    turn/end is written at once."""
     if st.step is None and st.after in (UNANSWERED, NO_ENTRY):
-        _ended_early(st, "a public edit")
+        _ended_early(st, what)
 
 
 def before_claim(st: CheckState) -> None:
     """A claim record after a step/end (RESULT-7, STEP-4, DECIDE-6)."""
     if st.after in (UNANSWERED, NO_ENTRY):
         _ended_early(st, "a claim")
+
+
+def claim_after_stopping(st: CheckState) -> None:
+    """A claim after a ``step/end`` at which next-step was empty: the step settled the turn's end (DECIDE-6).
+
+    After a step that asks to continue the loop claims at once, in the same synchronous run as its
+    ``step/end`` (CLAIM-6), and with next-step empty that claim writes nothing; input inserted later
+    (by a pre-step listener) waits for the boundary after the next step.  So input inserted after the
+    ``step/end`` and claimed before any step opens was steered in while turn-stopping awaited, which
+    runs only after a step that set the turn's end: as after a text answer, the next step must enter
+    something.  This is what shows the settled end in a log with no ``assistant/message``, as the
+    model writes steps.
+    """
+    if st.after not in (UNANSWERED, NO_ENTRY):
+        st.turn_ends = True
 
 
 def before_step(st: CheckState, turn: int, step: int) -> None:

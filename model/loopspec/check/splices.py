@@ -104,6 +104,10 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     what = f"a claim (pure deletion without outcome) of {effect.removed_n} from {effect.target} at start {effect.start}"
     if st.phase in (CLAIM_DUE, AFTER_STEP):
         outcome.before_claim(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step claims nothing
+    if st.phase == AFTER_STEP:
+        outcome.claim_after_stopping(st)  # DECIDE-6: only turn-stopping lets input in before this claim
+    # TURN-5, CANCEL-4: the loop checks for an abort before every claim; a send before it latched nothing.
+    st.nt_send_in_turn = False
     if st.phase == CLAIM_DUE:
         if st.due_ns and effect.target == NEXT_TURN:
             if first:

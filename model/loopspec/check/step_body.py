@@ -7,12 +7,14 @@ for where it may sit; these handlers check only that, plus the tool call/result 
 
 from __future__ import annotations
 
+from loopspec.check import outcome
 from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import open_step
-from loopspec.check.state import CheckState
+from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import LOG_10_WHY
 
 SYNTHETIC_RESULT = "interrupted-tool-result-"  # REPAIR-1: ids of crash repair's tool results
+SYNTHETIC_CODES = frozenset({"TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"})  # REPAIR-1: and their codes
 
 
 def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
@@ -50,10 +52,11 @@ def _model_side(st: CheckState, etype: str) -> None:
                        "during request preparation closes with no user/message and no model call (v0.1.5, "
                        "VARIANT-1).")
         else:
-            st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a text "
-                       "answer", "The step before this one answered with text, which set the turn's end: an empty "
-                       "entry at this boundary ends the turn with that reason instead of opening a step; only a "
-                       "tool continuation opens a step with no message.")
+            st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a step "
+                       "that set the turn's end", "The step before this one set the turn's end (it answered with "
+                       "text, or its turn-stopping ran: input came in after its step/end and was claimed): an "
+                       "empty entry at this boundary ends the turn with that reason instead of opening a step; "
+                       "only a tool continuation opens a step with no message.")
     st.model_started = True
 
 
@@ -95,7 +98,20 @@ def on_request(st: CheckState, event: dict[str, object], data: object, seq: int)
                    f"{etype} is written for a model request, which happens only inside an open turn.",
                    key=("LOG-3", etype, "no turn", st.last_turn))
         return
+    if st.step is None:
+        _between_records(st, etype)
     _model_side(st, etype)
+
+
+def _between_records(st: CheckState, etype: str) -> None:
+    """A model request outside a step, where the loop writes its next records with no await (CLAIM-6, RESULT-7)."""
+    if st.phase == CLAIM_DUE:
+        st.violate("CLAIM-6", f"{etype} before the boundary's claim",
+                   f"The inbox held {st.pending_text()} at this boundary, so the loop claims in the same synchronous "
+                   "run as the record before: nothing is written before the claim records but an abort's or a "
+                   "failure's turn/end.")
+    else:
+        outcome.before_edit(st, etype)  # RESULT-7, STEP-4, DECIDE-6: that step's turn/end comes next
 
 
 def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -174,6 +190,10 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
         st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made",
                    "A tool result must answer a tool/call of its own step; only crash repair's synthetic results "
                    "answer calls the model announced but never started.")
+    code = data.get("code") if isinstance(data, dict) else None
+    if synthetic and code not in SYNTHETIC_CODES:
+        st.violate("REPAIR-1", f"synthetic tool/result with code {code!r}",
+                   "Crash repair's synthetic results carry the code TOOL_NOT_STARTED or TOOL_OUTCOME_UNKNOWN.")
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")

@@ -21,12 +21,14 @@ envelope's ``surfaceOp`` and ``sourceEventSeqs`` — except
 * the model call's own traffic (``request/*``, ``assistant/chunk``, ``assistant/attempt``, an
   ``assistant/message`` announcing no tool call) is what the model's stepping phase abstracts: it
   is passed over where the model rests in an open step that it names (``request/*``: in an open
-  turn), as LOG-3 places it, and nowhere else.
+  turn), as LOG-3 places it, and nowhere else, and only with the envelope keys the session writes
+  on it (LOG-9); a text answer still bounds the step's result (see :mod:`.judge_moves`).
 
 Outside the judge's scope (verdict ``unsupported``): v0.1.5's placement of a step's entry
-(``system/message``, records before the ``user/message`` events, a first step cut short before
-its entry; VARIANT-1), a replacing ``tool/result``, and a listener or observer acting inside what
-the model does as one command (see :mod:`.judge_scope`).  Bounds: logs of at most :data:`MAX_EVENTS` events,
+(``system/message``, records before the ``user/message`` events, a step that had to enter
+something cut short before its entry; VARIANT-1), a replacing ``tool/result`` or
+``assistant/message``, and a listener or observer acting inside what the model does as one
+command (see :mod:`.judge_scope`).  Bounds: logs of at most :data:`MAX_EVENTS` events,
 at most :data:`MAX_STATES` states searched (else ``unknown``).
 """
 
@@ -48,6 +50,7 @@ from loopspec.explore.judge_compare import (
     call_numbers,
     same_event,
     same_json,
+    traffic_envelope,
 )
 from loopspec.explore.judge_moves import Moves
 from loopspec.explore.judge_scope import scope_limit
@@ -167,6 +170,9 @@ class JudgeSpace:
         while pos < len(self.positions):
             raw = self.raws[self.positions[pos]]
             kind = raw.get("type")
+            if kind in TURN_SCOPED | STEP_SCOPED and not (kind == ASSISTANT_MESSAGE and announces_raw(raw)) and (
+                    not traffic_envelope(raw)):
+                return None  # LOG-9: not an envelope the session writes
             if kind in TURN_SCOPED:
                 if run is None:
                     return None

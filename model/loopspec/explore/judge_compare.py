@@ -13,6 +13,9 @@ TURN_SCOPED = frozenset({"request/header", "request/context"})
 MODEL_TYPES = frozenset({"agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end",
                          "user/message", END_SEED}) | TOOL_TYPES
 SYNTHETIC = "interrupted-tool-result-"
+# Crash repair's codes (real §8.1).  Which of the two a result carries is compared only as one of
+# them: the sources do not say how repair picks it (the model: by a tool/call; decisions.md G10).
+SYNTHETIC_CODES = frozenset({"TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"})
 ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
 
 
@@ -41,9 +44,11 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
     model's ids (``call-T.S.N``) carry that number themselves.
     """
     def name(call: object) -> object:
+        if not isinstance(call, str):
+            return ("not an id", repr(call))  # never equal to a numbered id (False == 0 in Python)
         if calls is not None:
-            return calls.get(call, call) if isinstance(call, str) else call
-        return int(call.rsplit(".", 1)[-1]) - 1 if isinstance(call, str) and call.startswith("call-") else call
+            return calls.get(call, call)
+        return int(call.rsplit(".", 1)[-1]) - 1 if call.startswith("call-") else call
 
     data = event.get("data")
     data = data if isinstance(data, dict) else {}
@@ -66,7 +71,7 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
         mid = message.get("id")
         synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC)
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
-                 data.get("code") if synthetic else None]
+                 data.get("code") in SYNTHETIC_CODES if synthetic else None]
     return tuple(view)
 
 
@@ -106,7 +111,8 @@ def _named_calls(event: dict[str, object]) -> list[object]:
 
 
 def _number(value: object) -> object:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+    """A turn or step number as :func:`same_json` compares it: never equal to a boolean or to ``1.0`` (G3)."""
+    return (type(value).__name__, repr(value))
 
 
 def same_json(a: object, b: object) -> bool:
@@ -122,6 +128,20 @@ def same_json(a: object, b: object) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
+
+
+def traffic_envelope(raw: dict[str, object]) -> bool:
+    """Whether a model call's own event (passed over, not compared) has the envelope the session writes.
+
+    LOG-9: ``ignorable`` never; ``surfaceOp`` and ``sourceEventSeqs`` only on an
+    ``assistant/message`` (a conversation-surface event), ``surfaceOp`` being ``"append"`` or a
+    replacement object.
+    """
+    if "ignorable" in raw:
+        return False
+    if raw.get("type") != ASSISTANT_MESSAGE:
+        return "surfaceOp" not in raw and "sourceEventSeqs" not in raw
+    return "surfaceOp" not in raw or raw["surfaceOp"] == "append" or isinstance(raw["surfaceOp"], dict)
 
 
 def announces_raw(raw: dict[str, object]) -> bool:

@@ -18,6 +18,11 @@ writes the same log, which is why searching only them decides validity:
   (``completed``/``max-tokens``), a throw (``error``, its message) or the abort;
 * **step results and turn stopping** — every kind is tried where the next event can start it (a
   ``step/end``, a tool event, a claim); errors take the message and code of the next ``turn/end``;
+  a step whose own events show a text answer (its last ``assistant/message`` calls no tool and no
+  started call is open: the model's answer, which the model does not write) settled the turn's
+  end, so it never asks to continue (RESULT-6: only ``stop``, ``max-tokens`` or a failure); where
+  crash repair's ``interrupted`` ends the turn, a failure is tried too, whose ``turn/end`` a crash
+  cut off after its ``step/end`` (an abort cut there writes the same);
 * **cancels** — a cancel is visible only through the turn it aborts: it is tried, with and without
   ``keepInbox``, with the cause of the running turn's next ``turn/end`` when that end is
   ``aborted`` (anywhere else a cancel's records are a ``clear``'s, and its abort is never seen);
@@ -64,6 +69,7 @@ class Moves:
             self.ends.append(reason)
         self.ends.reverse()
         self.ends.append(None)
+        self.text_answer = _text_answers(events)
 
     def candidates(self, agent: Agent, pos: int) -> list[cmd.Command]:
         if pos >= len(self.events):
@@ -81,17 +87,20 @@ class Moves:
         if phase == DECIDING and run is not None:
             out += self._decisions(run.aborted is not None, kind, data, pos)
         elif phase == STEPPING:
-            if kind == ASSISTANT_MESSAGE and _announces(data):
+            if kind == ASSISTANT_MESSAGE and announces(data):
                 out += [cmd.StepResult("tool-call"), cmd.StepResult("tool-call", started=False)]
             elif kind in (STEP_END, TOOL_CALL, TOOL_RESULT):
                 if kind != STEP_END:
                     out += [cmd.StepResult("tool-start"), cmd.StepResult("tool-result")]
-                out += [cmd.StepResult("stop"), cmd.StepResult("max-tokens"), cmd.StepResult("tool-calls"),
-                        cmd.StepResult("tool-calls", conclude=True)]
-                error = self._error(pos)
+                out += [cmd.StepResult("stop"), cmd.StepResult("max-tokens")]
+                if not self.text_answer[pos]:  # RESULT-6: a text answer never asks to continue
+                    out += [cmd.StepResult("tool-calls"), cmd.StepResult("tool-calls", conclude=True)]
+                error, end = self._error(pos), self.ends[pos]
                 if error is not None:
                     out.append(cmd.StepResult("fail", error=error[0], code=error[1]))
-                elif self.ends[pos] is None:  # the log ends inside a failing step's closing
+                elif end is None or end.get("kind") == "interrupted":
+                    # The log ends inside a failing step's closing, or a crash cut it after step/end
+                    # (the message is never written; an abort cut there writes the same).
                     out.append(cmd.StepResult("fail"))
         elif phase == STOPPING and kind in (TURN_END, SPLICED):
             out.append(cmd.TurnStopping())
@@ -173,10 +182,52 @@ class Moves:
         return tuple(out)
 
 
-def _announces(data: dict[str, object]) -> bool:
+def announces(data: dict[str, object]) -> bool:
     message = data.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)
+
+
+def _text_answers(events: list[dict[str, object]]) -> list[bool]:
+    """For each point, whether the step it is in shows a text answer up to its ``step/end``.
+
+    As the checker reads a closed step (RESULT-6): its last ``assistant/message`` announces no
+    tool call, and every call a ``tool/call`` started is answered.
+    """
+    out = [False] * len(events)
+    begin = 0
+    for index, event in enumerate(events):
+        kind = event.get("type")
+        if kind == STEP_START:
+            begin = index
+        elif kind == STEP_END:
+            answer: bool | None = None
+            started: set[str] = set()
+            for inner in events[begin:index]:
+                data = inner.get("data")
+                data = data if isinstance(data, dict) else {}
+                if inner.get("type") == ASSISTANT_MESSAGE:
+                    answer = not announces(data)
+                elif inner.get("type") == TOOL_CALL:
+                    started.add(str(data.get("callId")))
+                elif inner.get("type") == TOOL_RESULT:
+                    started.difference_update(results(data))
+            if answer and not started:
+                out[begin:index + 1] = [True] * (index + 1 - begin)
+    return out
+
+
+def results(data: dict[str, object]) -> list[str]:
+    """The call ids a ``tool/result`` answers: its tool-result blocks, else its source's callId."""
+    message = data.get("message")
+    message = message if isinstance(message, dict) else {}
+    content = message.get("content")
+    blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "tool-result"] if isinstance(
+        content, list) else []
+    ids = [b["toolCallId"] for b in blocks if isinstance(b.get("toolCallId"), str)]
+    source = message.get("source")
+    call = source.get("callId") if isinstance(source, dict) else None
+    return ids or ([call] if isinstance(call, str) else [])
 
 
 def _may_close(kind: object, data: dict[str, object]) -> bool:
@@ -195,4 +246,4 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-__all__ = ["TOOL_TYPES", "Moves"]
+__all__ = ["TOOL_TYPES", "Moves", "announces", "results"]

@@ -7,10 +7,10 @@ from __future__ import annotations
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.messages import EMPTY_INBOX
 from loopspec.explore.judge_compare import MODEL_TYPES, STEP_SCOPED, TURN_SCOPED, UNSUPPORTED
-from loopspec.explore.judge_moves import TOOL_TYPES
+from loopspec.explore.judge_moves import TOOL_TYPES, announces, results
 from loopspec.inbox.fold import apply as fold_apply
 from loopspec.log.events import InboxSpliced, SessionEvent
-from loopspec.loop.records import TOOL_RESULT
+from loopspec.loop.records import ASSISTANT_MESSAGE, TOOL_CALL, TOOL_RESULT
 
 
 def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
@@ -21,8 +21,8 @@ def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
             found.append((index, f"{event['type']} is v0.1.5's placement of a step's entry (VARIANT-1), which the "
                                  "model does not write"))
             break
-        if event.get("type") == TOOL_RESULT and isinstance(event.get("surfaceOp"), dict):
-            found.append((index, "a replacing tool/result, which the model does not write"))
+        if event.get("type") in (TOOL_RESULT, ASSISTANT_MESSAGE) and isinstance(event.get("surfaceOp"), dict):
+            found.append((index, f"a replacing {event['type']}, which the model does not write"))
             break
     placement = _later_placement(events)
     if placement is not None:
@@ -41,25 +41,37 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
 
     v0.1.1 (the model) writes a step's ``user/message`` events right after ``step/start``; v0.1.5+
     writes them after an asynchronous request preparation, so inbox records may land in between,
-    and a first step cut short during preparation (an abort, a failure, a crash) closes with no
-    entry and no model call.  (Other events in between — the model side — and an empty first step
-    that goes on normally are invalid in every version; the search says so.)
+    and a step that had to enter something, cut short during preparation (an abort, a failure, a
+    crash), closes with no entry and no model call.  A step has to enter something when it is its
+    turn's first, or when the step before it set the turn's end (DECIDE-6): a text answer, or a
+    claim after its ``step/end`` that an edit preceded (only turn-stopping awaits there).  (Other
+    events in between — the model side — and an empty such step that goes on normally are invalid
+    in every version; the search says so.)
     """
-    in_step = first = entered = model = False
+    in_step = needs = entered = model = False
     after_start = 0
-    cut: int | None = None  # an empty first step's step/end, until its turn's end says how it ended
+    cut: int | None = None  # an empty step's step/end, until its turn's end says how it ended
     previous: object = None
+    text = False  # the last closed step of the open turn answered with text
+    since_end: list[str] = []  # the splices since that step/end: "claim" or "edit"
+    answer: bool | None = None  # the open step's last assistant/message calls no tool
+    started: set[str] = set()
     for index, event in enumerate(events):
         kind = event.get("type")
+        data = event.get("data")
+        data = data if isinstance(data, dict) else {}
+        if kind == ASSISTANT_MESSAGE:
+            answer = not announces(data)
         if kind in STEP_SCOPED | TURN_SCOPED:
             model = True
             continue
         if kind not in MODEL_TYPES:
             continue
         if kind == "step/start":
-            data = event.get("data")
-            in_step, first = True, isinstance(data, dict) and data.get("step") == 1
+            settled = text or (since_end[:1] == ["edit"] and "claim" in since_end)
+            in_step, needs = True, data.get("step") == 1 or settled
             entered = model = False
+            answer, started = None, set()
             after_start = index + 1
         elif kind == "user/message":
             if in_step and not model and previous == "agent/inbox/spliced":
@@ -67,23 +79,29 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
             entered = True
         elif kind in TOOL_TYPES:
             model = True
+            if kind == TOOL_CALL:
+                started.add(str(data.get("callId")))
+            elif kind == TOOL_RESULT:
+                started.difference_update(results(data))
         elif kind == "step/end":
-            if in_step and first and not entered and not model:
+            if in_step and needs and not entered and not model:
                 cut = after_start
-            in_step = False
+            in_step, text, since_end = False, bool(answer) and not started, []
+        elif kind == "agent/inbox/spliced":
+            claim = "removedCount" in data and "outcome" not in data and data.get("inserted") == []
+            since_end.append("claim" if claim else "edit")
         elif kind == "turn/end":
-            data = event.get("data")
-            reason = data.get("reason") if isinstance(data, dict) else None
+            reason = data.get("reason")
             if cut is not None and isinstance(reason, dict) and reason.get("kind") in ("aborted", "error",
                                                                                         "interrupted"):
                 return cut
-            in_step, cut = False, None
+            in_step, cut, text, since_end = False, None, False, []
         elif kind == "turn/start":
-            in_step, cut = False, None
+            in_step, cut, text, since_end = False, None, False, []
         previous = kind
-    if in_step and first and not entered and not model:
-        return after_start  # the log ends while the first step prepares its request
-    return cut  # the log ends right after an empty first step
+    if in_step and needs and not entered and not model:
+        return after_start  # the log ends while the step prepares its request
+    return cut  # the log ends right after an empty step that had to enter something
 
 
 def _observer_window(events: list[dict[str, object]]) -> int | None:
