@@ -35,8 +35,7 @@ def test_render_prints_the_page_or_writes_it(tmp_path: Path, capsys: pytest.Capt
 
 def test_render_with_a_live_recording(capsys: pytest.CaptureFixture[str]) -> None:
     log = RECORDINGS / "steer_during_tool_call.events.jsonl"
-    if not log.is_file():
-        pytest.skip("examples/recordings is not in this checkout")
+    assert log.is_file(), "the recordings are part of the repository (examples/recordings)"
     assert main(["render", str(log), "--live", str(log.with_name("steer_during_tool_call.live.jsonl"))]) == 0
     page = capsys.readouterr().out
     assert 'class="notice' in page
