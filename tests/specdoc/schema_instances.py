@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -95,6 +96,15 @@ any_json: st.SearchStrategy[object] = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=2), st.dictionaries(st.text(max_size=3), inner, max_size=2)),
     max_leaves=4,
 )
+
+
+def reads(reader: Callable[[object], object], refusal: type[Exception], raw: object) -> bool:
+    """Whether ``reader`` takes ``raw``: True, or False when it refuses it with ``refusal``."""
+    try:
+        reader(raw)
+    except refusal:
+        return False
+    return True
 
 
 def merge(a: Schema | bool, b: Schema | bool) -> Schema | bool:

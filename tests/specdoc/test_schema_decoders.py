@@ -35,7 +35,7 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import UserMessage
 from loopspec.log.events import InboxSpliced, check_envelope
 from loopspec.vectors.codec import CodecError, decode_command
-from specdoc.schema_instances import Schema, accepts, flatten, instances, merge, near_misses
+from specdoc.schema_instances import Schema, accepts, flatten, instances, merge, near_misses, reads
 from specdoc.schema_support import event_schema_names
 
 # A fraction of the profile's budget per test: each example also runs the validator and a checker.
@@ -127,11 +127,7 @@ def checker_shape_rules(event: object) -> set[str]:
 # ---- the tests --------------------------------------------------------------------------------
 
 def _log_reader_accepts(raw: object) -> bool:
-    try:
-        check_envelope(raw)
-    except InvalidEvent:
-        return False
-    return True
+    return reads(check_envelope, InvalidEvent, raw)
 
 
 @pytest.mark.rule("LOG-1")
@@ -173,11 +169,7 @@ USER_MESSAGE = flatten("user-message.schema.json")
 
 
 def _model_reads_message(raw: object) -> bool:
-    try:
-        UserMessage.from_json(raw)
-    except ValueError:
-        return False
-    return True
+    return reads(UserMessage.from_json, ValueError, raw)
 
 
 @pytest.mark.rule("DATA-1", "DATA-2")
@@ -199,11 +191,7 @@ COMMAND = flatten("command.schema.json")
 
 
 def _codec_reads(raw: object) -> bool:
-    try:
-        decode_command(raw)
-    except CodecError:
-        return False
-    return True
+    return reads(decode_command, CodecError, raw)
 
 
 @BUDGET

@@ -35,7 +35,7 @@ from loopspec.reproduce.reading import Unusable, read_record
 from loopspec.vectors.case_reading import read_case
 from loopspec.vectors.json_reading import CodecError
 from loopspec.vectors.runner import SuiteUnreadable, load_cases
-from specdoc.schema_instances import Schema, accepts, flatten, instances, near_misses
+from specdoc.schema_instances import Schema, accepts, flatten, instances, near_misses, reads
 from specdoc.schema_support import notification_schema_names
 from specdoc.test_schema_decoders import BUDGET
 
@@ -53,11 +53,7 @@ REPLAYABLE: Schema = {"allOf": [
 
 
 def _case_reader_accepts(raw: object) -> bool:
-    try:
-        read_case(raw)
-    except CodecError:
-        return False
-    return True
+    return reads(read_case, CodecError, raw)
 
 
 @pytest.mark.rule("LOG-1")
@@ -93,11 +89,7 @@ def _replayable(record: Any) -> Any:
 
 
 def _reproduce_reads(raw: object) -> bool:
-    try:
-        read_record(raw, Path("x.live.jsonl"), 1)
-    except Unusable:
-        return False
-    return True
+    return reads(lambda r: read_record(r, Path("x.live.jsonl"), 1), Unusable, raw)
 
 
 @BUDGET

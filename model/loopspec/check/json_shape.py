@@ -25,16 +25,22 @@ def _first(problems: Iterable[str | None]) -> str | None:
     return next((p for p in problems if p is not None), None)
 
 
+def _object_with(raw: object, where: str, required: Mapping[str, Shape]) -> str | None:
+    """What keeps ``raw`` from being a JSON object holding every required key, or None."""
+    if not isinstance(raw, dict):
+        return f"{where}: expected a JSON object, got {type(raw).__name__}"
+    missing = [k for k in required if k not in raw]
+    return f"{where}: missing key(s) {missing}" if missing else None
+
+
 def closed(required: Mapping[str, Shape], optional: Mapping[str, Shape] = NO_FIELDS) -> Shape:
     """An object with exactly these keys (the optional ones may be absent), each of its shape."""
     fields = {**required, **optional}
 
     def check(raw: object, where: str) -> str | None:
-        if not isinstance(raw, dict):
-            return f"{where}: expected a JSON object, got {type(raw).__name__}"
-        missing = [k for k in required if k not in raw]
-        if missing:
-            return f"{where}: missing key(s) {missing}"
+        if (problem := _object_with(raw, where, required)) is not None:
+            return problem
+        assert isinstance(raw, dict)
         unknown = sorted(set(raw) - set(fields), key=str)
         if unknown:
             return f"{where}: unknown key(s) {unknown}"
@@ -48,11 +54,9 @@ def open_object(required: Mapping[str, Shape], optional: Mapping[str, Shape] = N
     fields = {**required, **optional}
 
     def check(raw: object, where: str) -> str | None:
-        if not isinstance(raw, dict):
-            return f"{where}: expected a JSON object, got {type(raw).__name__}"
-        missing = [k for k in required if k not in raw]
-        if missing:
-            return f"{where}: missing key(s) {missing}"
+        if (problem := _object_with(raw, where, required)) is not None:
+            return problem
+        assert isinstance(raw, dict)
         return _first(shape(raw[key], f"{where}.{key}") for key, shape in fields.items() if key in raw)
 
     return check
