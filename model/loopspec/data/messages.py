@@ -14,7 +14,14 @@ from loopspec.data.json_value import Frozen, JsonObject, freeze, thaw
 
 
 def shown(value: object) -> str:
-    """``repr`` for error messages; Python refuses to print ints past 4300 digits."""
+    """``repr`` for error messages, of the JSON as read: a frozen array or object is shown thawed.
+
+    Both ways of reading a log (frozen events, and the checker's and the picture's parsed JSON)
+    must word a refusal alike, so ``[]`` reads ``[]`` and never the frozen ``()``.  Python refuses
+    to print ints past 4300 digits.
+    """
+    if isinstance(value, (tuple, JsonObject)):
+        value = thaw(value)
     try:
         return repr(value)
     except ValueError:

@@ -68,7 +68,7 @@ def render_page(timeline: Timeline, window: str = "", heading: str = "Session ti
     items = "".join(f"<li>{text(m)}</li>" for m in meta)
     stop = ""
     if timeline.stop is not None:
-        stop = (f'<section class="stop-panel"><p>The model refuses the event at seq {timeline.stop.seq}: '
+        stop = (f'<section class="stop-panel"><p>The model refuses the event at {timeline.stop.where()}: '
                 f"<b>[{text(timeline.stop.rule)}]</b> {text(timeline.stop.message)}. Events from there on are "
                 "drawn but not interpreted; <code>loopspec check</code> reports every violation.</p></section>")
     violation = _violation(timeline.highlight) if timeline.highlight is not None else ""

@@ -91,7 +91,7 @@ class _Pass:
                 else:
                     self.boundary(boundary_event(etype, index, time, data), data)
             except InvalidEvent as err:
-                self.stop = Stop(index, err.rule, err.detail)
+                self.stop = Stop(index, err.rule, err.detail, err.seq)
                 break
             if etype == TURN_END:
                 bounds.turn_ended(index + 1, offset + len(line))

@@ -192,11 +192,24 @@ class Outside:
 
 @attrs.frozen
 class Stop:
-    """Where the folds stopped reading: the event the model refuses, with the rule it breaks."""
+    """Where the folds stopped reading: the event the model refuses, with the rule it breaks.
+
+    ``seq`` is the refused line's index, where the picture cuts; ``reported`` is the seq the
+    model's error names, as ``loopspec check`` reports it: the line's own ``seq`` when its envelope
+    has a readable one (which a damaged line may not have equal to its index), None when the line
+    is not an envelope at all.
+    """
 
     seq: int
     rule: str
     message: str
+    reported: int | None = None
+
+    def where(self) -> str:
+        """The refused event as the text report names it: by its line, and by its seq when that differs."""
+        if self.reported is None or self.reported == self.seq:
+            return f"seq {self.seq}" if self.reported is not None else f"line {self.seq + 1}"
+        return f"line {self.seq + 1} (its seq says {self.reported})"
 
 
 @attrs.frozen
