@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import TypeVar
 
 from loopspec.data.messages import MessageId
 from loopspec.loop import pre_step as ls
 from loopspec.vectors.action_decoding import decode_actions
 from loopspec.vectors.json_reading import CodecError, Json, decode_messages, read_list, read_object, read_str
+
+T = TypeVar("T")
 
 
 def _decode_reject(raw: object, where: str) -> ls.PreStepDecision:
@@ -72,11 +75,7 @@ _TRANSFORMS: Mapping[str, Callable[[object, str], ls.Transform]] = MappingProxyT
 
 
 def decode_transform(raw: object, where: str) -> ls.Transform:
-    kind = _kind(raw)
-    decoder = _TRANSFORMS.get(kind) if isinstance(kind, str) else None
-    if decoder is None:
-        raise CodecError(f"{where}.kind: unknown transform {kind!r}")
-    return decoder(raw, where)
+    return _by_kind(_TRANSFORMS, raw, where, "transform")
 
 
 def decode_when(raw: object, where: str) -> ls.When:
@@ -123,8 +122,13 @@ _LISTENERS: Mapping[str, Callable[[object, str], ls.Listener]] = MappingProxyTyp
 
 
 def decode_listener(raw: object, where: str) -> ls.Listener:
+    return _by_kind(_LISTENERS, raw, where, "listener")
+
+
+def _by_kind(registry: Mapping[str, Callable[[object, str], T]], raw: object, where: str, what: str) -> T:
+    """The registry's decoder for the object's ``kind``, or a :class:`CodecError` naming the unknown kind."""
     kind = _kind(raw)
-    decoder = _LISTENERS.get(kind) if isinstance(kind, str) else None
+    decoder = registry.get(kind) if isinstance(kind, str) else None
     if decoder is None:
-        raise CodecError(f"{where}.kind: unknown listener {kind!r}")
+        raise CodecError(f"{where}.kind: unknown {what} {kind!r}")
     return decoder(raw, where)
