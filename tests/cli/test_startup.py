@@ -25,8 +25,9 @@ HEAVY = ("hypothesis", "jsonschema", "loopspec.vectors", "loopspec.specdoc", "co
 # input), textwrap (printed help, a violation's explanation) and shutil (argparse asks it for the
 # terminal's width unless cli.HelpFormatter does).
 LAZY = ("attr", "attrs", "loopspec.check.live", "loopspec.check.live_shape", "loopspec.check.manifest",
-        "loopspec.check.report", "loopspec.rules", "loopspec.log.events", "loopspec.log.reader",
-        "loopspec.data.messages", "loopspec.data.json_value", "gzip", "tempfile", "textwrap", "shutil")
+        "loopspec.check.report", "loopspec.check.tool_info", "loopspec.rules", "loopspec.log.events",
+        "loopspec.log.reader", "loopspec.data.messages", "loopspec.data.json_value", "gzip", "tempfile",
+        "textwrap", "shutil")
 
 PROBE = """
 import json, sys

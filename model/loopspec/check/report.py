@@ -13,16 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-import attrs
-
 from loopspec.check.manifest import Expectation
 from loopspec.check.report_text import Summary, render_text, render_violation
+from loopspec.check.tool_info import ToolInfo
 from loopspec.check.verdict import LogResult, Violation
 
 if TYPE_CHECKING:  # the spec and the XML writer are loaded when a report needs them (start-up time)
     import xml.etree.ElementTree as ET
 
-    from loopspec.rules.catalogue import Rule
 
 # Characters XML 1.0 cannot carry (control characters, lone surrogates) may come from garbage input.
 # Compiled on first use (by re's cache): building this class costs start-up time.
@@ -31,31 +29,6 @@ _NOT_XML = "[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 
 def _xml(text: str) -> str:
     return re.sub(_NOT_XML, lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-@attrs.frozen
-class ToolInfo:
-    """Which loopspec judged, against which spec: the rules a report cites are looked up here."""
-
-    version: str
-    spec_digest: str
-    rules: tuple[Rule, ...] = ()
-
-    @classmethod
-    def current(cls) -> ToolInfo:
-        from loopspec.rules.catalogue import SpecFormatError, load_spec
-        from loopspec.rules.shipped import SpecMissing, package_version, spec_digest
-
-        try:
-            return cls(package_version(), spec_digest(), load_spec().rules)
-        except (SpecMissing, SpecFormatError) as err:  # a report is still worth having without the spec
-            return cls(package_version(), f"unavailable ({err})")
-
-    def rule(self, rule_id: str) -> Rule | None:
-        return next((r for r in self.rules if r.id == rule_id), None)
-
-    def as_json(self) -> dict[str, str]:
-        return {"name": "loopspec", "version": self.version, "spec_digest": self.spec_digest}
 
 
 def _json_violation(v: Violation, tool: ToolInfo) -> dict[str, object]:
@@ -122,6 +95,11 @@ FORMATS: Mapping[str, Callable[[Sequence[LogResult], Summary, bool, ToolInfo | N
     "json": lambda results, summary, _, tool: render_json(results, summary, tool),
     "junit": lambda results, summary, _, tool: render_junit(results, summary, tool),
 })
+
+
+def render(fmt: str, results: Sequence[LogResult], summary: Summary, quiet: bool = False) -> str:
+    """The report in format ``fmt``, citing the rules of the spec this tool reads."""
+    return FORMATS.get(fmt, render_text)(results, summary, quiet, ToolInfo.current())
 
 
 def as_data(value: object) -> object:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from loopspec.check.verdict import LogResult, Violation
 
 if TYPE_CHECKING:
-    from loopspec.check.report import ToolInfo
+    from loopspec.check.tool_info import ToolInfo
 
 # ``loopspec check --format``: the names of ``report.FORMATS`` (tests/cli/test_startup.py holds them equal).
 FORMAT_NAMES = ("text", "json", "junit")
@@ -90,11 +90,3 @@ def render_text(results: Sequence[LogResult], summary: Summary, quiet: bool = Fa
     return "\n".join(lines) + "\n"
 
 
-def render(fmt: str, results: Sequence[LogResult], summary: Summary, quiet: bool = False) -> str:
-    """The report in format ``fmt`` (a name of :data:`FORMAT_NAMES`)."""
-    # A text report of valid logs cites no rule: reading the spec would only cost start-up time.
-    if fmt == "text" and not any(r.violations for r in results):
-        return render_text(results, summary, quiet)
-    from loopspec.check.report import FORMATS, ToolInfo
-
-    return FORMATS.get(fmt, render_text)(results, summary, quiet, ToolInfo.current())

@@ -188,7 +188,7 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
     ``profile`` (default: the adapter's) limits the commands generated (:class:`ProfileMismatch`
     when the adapter lacks some).  Hypothesis' shrink gets at most ``shrink_budget`` s (within the
     overall budget); the final greedy deletion pass is bounded by its own replay count.
-    Each example is sent as one pipelined batch (``lockstep``: one request at a time, as protocol
+    Each example is pipelined, every command written as it is drawn (``lockstep``: one request at a time, as protocol
     v1 did; for benchmarks); ``restart`` starts a fresh adapter if one dies after a disagreement.
     Without ``shrink`` the first failing sequence is reported as found, and ``examples`` is how
     many examples it took to find it.  Each example draws its command mix first (:mod:`.swarm`).

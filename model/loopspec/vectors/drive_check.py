@@ -1,4 +1,4 @@
-"""One ``drive`` example against the adapter: what the model expects, sent in one pipelined batch.
+"""One ``drive`` example against the adapter: what the model expects, pipelined to it.
 
 An example's commands are drawn from the model alone (the adapter is never asked what to do
 next), so nothing needs an answer before the example ends: ``reset``, then each command and a
@@ -44,7 +44,7 @@ def expectations(commands: Sequence[VectorCommand], profile: Profile) -> list[Ex
 class Checker:
     """Sends examples to the adapter and compares; every command sent is counted.
 
-    Examples go out as one pipelined batch until the first disagreement; from then on (Hypothesis'
+    Examples are pipelined until the first disagreement; from then on (Hypothesis'
     shrinking, the greedy minimization) each command waits for its answer and a run stops at its
     first difference, so no request goes past a disagreement.  A batch may have gone past one: if
     the adapter died after it, ``restart`` (when given) starts a fresh one.
