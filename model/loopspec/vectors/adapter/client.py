@@ -51,9 +51,13 @@ class AdapterFailure(Exception):
         return "\n".join(lines)
 
 
+_LINE_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps`` with these options builds an encoder per call; this one is built once (it keeps no state)."""
+
+
 def dump_line(obj: object) -> str:
     """One protocol line (without the newline); NaN/Infinity are refused, as JSON requires."""
-    return json.dumps(obj, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    return _LINE_ENCODER.encode(obj)
 
 
 class Adapter(ABC):
@@ -125,6 +129,11 @@ class Adapter(ABC):
         """
         framed = self._framed(requests)
         responses, failure = Adapter.exchange_many(self, framed) if lockstep else self.exchange_many(framed)
+        return self._answers(framed, requests, responses, failure)
+
+    def _answers(self, framed: Sequence[Json], requests: Sequence[tuple[str, object]], responses: Sequence[Json],
+                 failure: AdapterFailure | None) -> list[object]:
+        """:meth:`pipeline`'s result from the responses read (and the failure that cut them short)."""
         out: list[object] = []
         for request, response, (key, _) in zip(framed, responses, requests, strict=False):
             try:
@@ -134,6 +143,18 @@ class Adapter(ABC):
             except AdapterFailure as garbage:
                 return [*out, garbage]
         return out if failure is None else [*out, failure]
+
+    def batch(self) -> Batch:
+        """A :meth:`pipeline` whose requests are added (and, to a process, written) over time."""
+        return Batch(self)
+
+    def _write_ahead(self, framed: Sequence[Json]) -> AdapterFailure | None:
+        """Write requests now, to be read by :meth:`_read_behind`; by default nothing is written early."""
+        return None
+
+    def _read_behind(self, framed: Sequence[Json], written: int) -> tuple[list[Json], AdapterFailure | None]:
+        """The responses to ``framed``, of which the first ``written`` were written ahead."""
+        return self.exchange_many(framed)
 
     def hello(self) -> None:
         """The handshake: the adapter must speak this protocol and name itself and its profile."""
@@ -160,6 +181,37 @@ class Adapter(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Batch:
+    """Requests added over time and answered together (spec/adapter-protocol.md, Pipelining).
+
+    To a process each :meth:`add` writes its requests at once, so the adapter works on them while
+    the caller prepares the next ones; :meth:`answers` reads every response, in order, with what
+    :meth:`Adapter.pipeline` would have returned for the same requests.  Every batch must be
+    answered before the adapter is asked anything else: responses come in request order.
+    """
+
+    def __init__(self, adapter: Adapter) -> None:
+        self.adapter = adapter
+        self.requests: list[tuple[str, object]] = []
+        self.framed: list[Json] = []
+        self.written = 0
+        self.failure: AdapterFailure | None = None
+
+    def add(self, requests: Sequence[tuple[str, object]]) -> None:
+        framed = self.adapter._framed(requests)
+        self.requests += requests
+        self.framed += framed
+        if self.failure is None:
+            self.failure = self.adapter._write_ahead(framed)
+            self.written += 0 if self.failure is not None else len(framed)
+
+    def answers(self) -> list[object]:
+        if self.failure is not None and self.written == 0:
+            return [self.failure]
+        responses, failure = self.adapter._read_behind(self.framed, self.written)
+        return self.adapter._answers(self.framed, self.requests, responses, failure or self.failure)
 
 
 class InProcessAdapter(Adapter):
@@ -259,40 +311,54 @@ class SubprocessAdapter(Adapter):
     def exchange_many(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
         """Write every request line at once, then read one answer per request, each within the timeout."""
         lines = [dump_line(request) for request in requests]
+        failure = self._write(lines)
+        return ([], failure) if failure is not None else self._read(requests)
+
+    def _write(self, lines: Sequence[str]) -> AdapterFailure | None:
         stdin = self._proc.stdin
         assert stdin is not None
         try:
             stdin.write("".join(line + "\n" for line in lines))
             stdin.flush()
         except (OSError, ValueError):
-            return [], self._fail("adapter closed its stdin (exited?)", lines[0])
+            return self._fail("adapter closed its stdin (exited?)", lines[0])
+        return None
+
+    def _read(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
         out: list[Json] = []
-        for line in lines:
+        for request in requests:
             try:
-                out.append(self._receive(line))
+                out.append(self._receive(request))
             except AdapterFailure as failure:
                 return out, failure
         return out, None
+
+    def _write_ahead(self, framed: Sequence[Json]) -> AdapterFailure | None:
+        return self._write([dump_line(request) for request in framed]) if framed else None
+
+    def _read_behind(self, framed: Sequence[Json], written: int) -> tuple[list[Json], AdapterFailure | None]:
+        # Requests past ``written`` were never written (the adapter had failed): reading stops there.
+        return self._read(framed[:written])
 
     @property
     def alive(self) -> bool:
         return self._proc.poll() is None
 
-    def _receive(self, line: str) -> Json:
-        """The next answer line (the one for the request written as ``line``), parsed."""
+    def _receive(self, request: Json) -> Json:
+        """The next answer line (the one to ``request``, written out only for a failure report), parsed."""
         try:
             answer = self._lines.get(timeout=self._timeout_now)
         except queue.Empty:
-            raise self._fail(f"no response within {self._timeout_now:g} s", line) from None
+            raise self._fail(f"no response within {self._timeout_now:g} s", dump_line(request)) from None
         if answer is None:
-            raise self._fail("adapter exited (stdout closed) before answering", line)
+            raise self._fail("adapter exited (stdout closed) before answering", dump_line(request))
         self._last = answer
         try:
             parsed = parse_line(answer.encode("utf-8"))  # orjson when installed; JSON's exact rules either way
         except (ValueError, LineProblem):
-            raise self._fail("adapter wrote a line that is not JSON", line) from None
+            raise self._fail("adapter wrote a line that is not JSON", dump_line(request)) from None
         if not isinstance(parsed, dict):
-            raise self._fail("adapter wrote a line that is not a JSON object", line)
+            raise self._fail("adapter wrote a line that is not a JSON object", dump_line(request))
         return parsed
 
     def _stop(self, grace: float) -> None:
