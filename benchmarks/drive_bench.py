@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from loopspec.vectors import drive_draws
-from loopspec.vectors.adapter.client import SubprocessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.drive import drive
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.vectors import drive_draws
-from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive

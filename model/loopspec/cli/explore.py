@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _against(scope: Scope, argv: list[str], args: argparse.Namespace) -> int:
     """Explore ``scope`` comparing every transition with the adapter started by ``argv``."""
-    from loopspec.vectors.adapter.client import AdapterError, AdapterFailure, SubprocessAdapter
+    from loopspec.vectors.adapter.client import AdapterError, AdapterFailure
+    from loopspec.vectors.adapter.process import SubprocessAdapter
     from loopspec.vectors.drive_check import Checker
     from loopspec.vectors.profiles import PROFILES
 
