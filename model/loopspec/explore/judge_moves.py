@@ -25,7 +25,9 @@ writes the same log, which is why searching only them decides validity:
   cut off after its ``step/end`` (an abort cut there writes the same);
 * **cancels** — a cancel is visible only through the turn it aborts: it is tried, with and without
   ``keepInbox``, with the cause of the running turn's next ``turn/end`` when that end is
-  ``aborted`` (anywhere else a cancel's records are a ``clear``'s, and its abort is never seen);
+  ``aborted``, and with the user's cause where the log shows no end of that turn or crash repair's
+  ``interrupted`` (an aborted step's skipped calls show the abort there, CANCEL-5); anywhere else a
+  cancel's records are a ``clear``'s, and its abort is never seen;
 * **restarts** — tried wherever crash repair's closers or ``session/end-seed`` come next; the
   judge adds crash points inside commands (a process can die between any two appends).
 """
@@ -155,7 +157,13 @@ class Moves:
 
     def _cancels(self, agent: Agent, pos: int) -> list[cmd.Command]:
         run, end = agent.running, self.ends[pos]
-        if run is None or run.aborted is not None or end is None or end.get("kind") != "aborted":
+        if run is None or run.aborted is not None:
+            return []
+        if end is None or end.get("kind") == "interrupted":
+            # The log ends inside the turn, or a crash cut its end off: an abort shows only in what
+            # the aborted step writes (CANCEL-5's skipped calls), and its cause nowhere.
+            return [cmd.Cancel(cmd.USER_CAUSE, False), cmd.Cancel(cmd.USER_CAUSE, True)]
+        if end.get("kind") != "aborted":
             return []
         cause = end.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
