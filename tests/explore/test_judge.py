@@ -16,8 +16,10 @@ LOG-9 on the model call's own traffic (the judge passed it over unread), a v0.1.
 request preparation after a text answer and a replacing assistant/message (out of the judge's
 scope), TURN-5 after a send that a step/start or claim followed (no latch: the checker), CLAIM-6
 for a model request before a due claim (the checker), LOG-3 and LOG-10 for a boolean step or call
-id (the judge took ``True == 1``), REPAIR-1 for a synthetic result's code (the checker); LOG-11 and CANCEL-5 once the real tool phase
-settled the order of a step's calls and what an abort does to them (decisions.md H1).
+id (the judge took ``True == 1``), REPAIR-1 for a synthetic result's code (the checker); LOG-11
+and CANCEL-5 once the real tool phase settled the order of a step's calls and what an abort does
+to them (decisions.md H1), and TURN-5 for a send before a step/end that another record follows
+(the checker: an aborted step's turn/end follows its step/end at once).
 """
 
 from __future__ import annotations
@@ -226,7 +228,7 @@ def announcement_after_a_latching_send() -> Log:
     aborted stream announces no call) and latched nothing, so no turn may start (TURN-5)."""
     log = drain_after_a_latching_send()
     send = next(i for i, e in enumerate(log) if e["type"] == "agent/inbox/spliced" and i > 3
-                and "removedCount" not in e["data"])
+                and "removedCount" not in json.dumps(e))
     announcement = next(i for i, e in enumerate(log) if e["type"] == "assistant/message")
     log.insert(announcement, log.pop(send))
     return _renumber(log)
