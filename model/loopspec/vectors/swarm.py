@@ -74,10 +74,6 @@ SWARM_THEMES: Mapping[str, Mapping[str, Mapping[str, int]]] = MappingProxyType({
                "after-abort": {"send": 2, "cancel": 2, "edit": 2}, "send": {"inject": 2, "send": 2},
                "edit": {"append": 3, "prepend": 2}, "hint": {"hinted": 4},
                "hint-kind": {"latched-wake": 4, "abort-window": 4}},
-    # A step's tool phase (LOG-11, CANCEL-5): several calls open, answered one by one, an abort among them.
-    "tools": {"menu": {"answer": 4, "send": 1, "cancel": 1, "restart": 0, "wrong-answer": 0},
-              "result": {"tool-call": 4, "tool-result": 3, "tool-start": 2}, "hint": {"hinted": 4},
-              "hint-kind": {"tool-phase": 4}},
     # Crashes and reloads (REPAIR, FOLD, TURN-1).
     "restart": {"menu": {"restart": 6, "send": 2, "wrong-answer": 0}},
     # Duplicates and addresses (DATA, SPLICE-3, SPLICE-9).

@@ -106,15 +106,26 @@ def _other_call_started(expected: Json, actual: Json) -> bool:
     return masked(expected) == masked(actual) and started(expected) != started(actual)
 
 
-def _answer_newest_call(work: Work, _: str) -> None:
-    """Bug: a finished tool answers the newest pending call, as a stack would, not the oldest (LOG-11)."""
+def _answer_stacked(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
     run = work.run
-    if run.calls:
-        call, started = run.calls[-1]
+    for call, started in reversed(calls):
         if not started:
             work.write(rec.tool_call(run.turn, run.step, call))
         work.write(rec.tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
-        work.set_run(calls=run.calls[:-1])
+
+
+def _answer_newest_call(work: Work, _: str) -> None:
+    """Bug: pending calls are kept as a stack, so a finished tool answers the newest one, not the
+    oldest (LOG-11)."""
+    calls = work.run.calls
+    _answer_stacked(work, calls[-1:])
+    work.set_run(calls=calls[:-1])
+
+
+def _answer_calls_newest_first(work: Work, _: str) -> None:
+    """The same stack: a finishing step answers its pending calls newest first (LOG-11)."""
+    _answer_stacked(work, work.run.calls)
+    work.set_run(calls=())
 
 
 def _answered_calls(observation: Json) -> list[object]:
@@ -150,8 +161,8 @@ MUTANTS: tuple[Mutant, ...] = (
            (output_patch(_inbox_records_ignorable),), _loop_record_ignorable),
     Mutant("tool-call-counted-from-zero", "LOG-10", "tool/call names its call by a 0-based index",
            (Patch(rec, "tool_call", _tool_call_counted_from_zero),), _other_call_started),
-    Mutant("results-out-of-call-order", "LOG-11", "a finished tool answers the newest pending call",
-           (effect_patch({"answer-call": _answer_newest_call}),),
+    Mutant("results-out-of-call-order", "LOG-11", "pending tool calls are answered newest first",
+           (effect_patch({"answer-call": _answer_newest_call, "answer-calls": _answer_calls_newest_first}),),
            lambda e, a: _answered_calls(e) != _answered_calls(a)),
     Mutant("snake-case-reasons", "END-1", "end reasons are written in snake_case",
            (output_patch(_snake_case_reasons),), lambda e, a: "max_tokens" in h.end_kinds(a)),
