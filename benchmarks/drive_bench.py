@@ -8,8 +8,9 @@ ways of driving it are measured in the same run, alternately, best of ``--repeat
 * **previous** — one request at a time (send, wait for the answer, then the next: reset, and per
   command the command and a ``state``) with every choice drawn through ``st.integers`` strategies,
   as drive did before;
-* **current** — each example written as one pipelined batch, choices drawn straight from
-  Hypothesis' choice sequence (``drive_draws.SpanChooser``).
+* **current** — each example pipelined (every command written as soon as it is drawn, the
+  answers read at the end), choices drawn straight from Hypothesis' choice sequence
+  (``drive_draws.SpanChooser``), and the commands of examples Hypothesis cuts short compared too.
 
 For each it prints commands/s by the wall clock and by CPU time (this process plus the adapter
 process, read from /proc; on a shared machine the wall clock mostly measures the neighbours), and
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from loopspec.vectors import drive_draws
-from loopspec.vectors.adapter.client import SubprocessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.drive import drive
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,6 +18,16 @@ from loopspec.cli import COMMAND_MODULES, build_parser
 
 HEAVY = ("hypothesis", "jsonschema", "loopspec.vectors", "loopspec.specdoc", "concurrent.futures",
          "loopspec.inbox.fold")
+# Loaded only when a check asks for them (docs/performance.md, "Start-up"): attrs (the verdicts are
+# named tuples), the live checker (--live), the manifest (--manifest), the JSON and JUnit reports
+# and the spec (a report that cites a rule), the model's event and message classes (the checker
+# reads the envelope's constants from loopspec.log.envelope), gzip (.gz logs), tempfile (standard
+# input), textwrap (printed help, a violation's explanation) and shutil (argparse asks it for the
+# terminal's width unless cli.HelpFormatter does).
+LAZY = ("attr", "attrs", "loopspec.check.live", "loopspec.check.live_shape", "loopspec.check.manifest",
+        "loopspec.check.report", "loopspec.check.tool_info", "loopspec.rules", "loopspec.log.events",
+        "loopspec.log.reader", "loopspec.data.messages", "loopspec.data.json_value", "gzip", "tempfile",
+        "textwrap", "shutil")
 
 PROBE = """
 import json, sys
@@ -33,8 +43,8 @@ def _loaded(*argv: str) -> tuple[int, set[str]]:
     return report["code"], set(report["modules"])
 
 
-def _heavy(modules: set[str]) -> list[str]:
-    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+def _heavy(modules: set[str], heavy: tuple[str, ...] = HEAVY) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in heavy))
 
 
 def test_check_of_an_empty_log_imports_nothing_heavy(tmp_path: Path) -> None:
@@ -44,6 +54,21 @@ def test_check_of_an_empty_log_imports_nothing_heavy(tmp_path: Path) -> None:
     assert "loopspec.check.runner" in modules  # the probe did run the checker
     assert _heavy(modules) == []
     assert "msgspec" not in modules  # the typed path pays its import only on a large log
+
+
+def test_a_plain_check_of_a_valid_log_imports_only_the_checker(tmp_path: Path) -> None:
+    log = tmp_path / "one.events.jsonl"
+    log.write_text('{"type":"session/start","seq":0,"time":1,"data":{}}\n')
+    code, modules = _loaded("check", str(log))
+    assert code == 0
+    assert _heavy(modules, LAZY) == []
+
+
+def test_the_text_report_offers_every_format_the_reports_render() -> None:
+    from loopspec.check.report import FORMATS
+    from loopspec.check.report_text import FORMAT_NAMES
+
+    assert tuple(FORMATS) == FORMAT_NAMES
 
 
 def test_check_of_a_log_with_a_violation_imports_nothing_heavy(tmp_path: Path) -> None:

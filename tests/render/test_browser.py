@@ -51,10 +51,10 @@ def _pages(tmp_path: Path) -> dict[str, Path]:
     assert main(["render", str(EXAMPLES / "valid" / "S16-keep-inbox-cancel-parks-queued-work.events.jsonl"),
                  "--out", str(pages["scenario"])]) == 0
     recording = RECORDINGS / "resume_crash_mid_turn.events.jsonl"
-    if recording.is_file():
-        pages["recording"] = tmp_path / "recording.html"
-        live = recording.with_name("resume_crash_mid_turn.live.jsonl")
-        assert main(["render", str(recording), "--live", str(live), "--out", str(pages["recording"])]) == 0
+    assert recording.is_file(), f"{recording} is missing: the recordings are part of the repository"
+    pages["recording"] = tmp_path / "recording.html"
+    live = recording.with_name("resume_crash_mid_turn.live.jsonl")
+    assert main(["render", str(recording), "--live", str(live), "--out", str(pages["recording"])]) == 0
     invalid = EXAMPLES / "invalid" / "CLAIM-1-claim-takes-two-next-turn.events.jsonl"
     out = tmp_path / "check"
     assert main(["check", "--format", "html", "--out", str(out), str(invalid)]) == 1

@@ -85,6 +85,18 @@ def test_render_says_where_the_model_refuses_the_log(capsys: pytest.CaptureFixtu
     assert "stop-panel" in captured.out
 
 
+def test_render_names_a_refused_line_as_check_does_when_its_seq_is_wrong(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first line claims seq 1 and carries a bad surfaceOp: the model refuses it (LOG-1) at seq 1,
+    as ``loopspec check`` reports it, and the page says which line that is."""
+    log = tmp_path / "wrong.events.jsonl"
+    log.write_text('{"type":"turn/start","seq":1,"time":1,"data":{"turn":1},"surfaceOp":0}\n')
+    assert main(["render", str(log)]) == 0
+    captured = capsys.readouterr()
+    assert "at line 1, whose seq is 1 (not its index 0) [LOG-1]" in captured.err
+    assert "line 1, whose seq is 1 (not its index 0)" in captured.out
+
+
 def test_check_html_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--format", "html", str(EXAMPLES / "valid")]) == 2
     assert "give --out DIR" in capsys.readouterr().err

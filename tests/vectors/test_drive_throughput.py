@@ -1,7 +1,8 @@
 """What makes ``drive`` fast must not change what it finds.
 
 * Pipelined requests are answered in order, and a protocol error in the middle of a batch stands
-  for that request only.
+  for that request only; a batch written over time is answered as one pipeline.
+* The commands of an example Hypothesis cuts short are compared too.
 * Driving in one pipelined batch per example and driving one request at a time both find the
   minimal disagreement (SPLICE-7 through the broken ``remove``).
 * The fast draws (straight from Hypothesis' choice sequence) are used with the installed
@@ -23,7 +24,8 @@ from hypothesis import strategies as st
 from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.vectors import drive_draws
-from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive
@@ -50,6 +52,30 @@ def test_pipelined_requests_are_answered_in_order() -> None:
     assert answers[2].kind == "bad-request"
     assert answers[3]["code"] == "SPLICE-3"  # type: ignore[index]  # the first append was kept
     assert [x["id"] for x in answers[4]["inbox"]["next-turn"]] == ["a"]  # type: ignore[index]
+
+
+def test_a_batch_written_over_time_is_answered_as_one_pipeline() -> None:
+    m = UserMessage.from_json({"id": "a", "role": "user", "content": [], "source": {"kind": "user"}})
+    append = encode_command(cmd.Append(InboxTarget.NEXT_TURN, m))
+    requests: list[tuple[str, object]] = [("reset", {}), ("command", append), ("command", {"op": "jump"}),
+                                          ("command", append), ("state", {})]
+    with SubprocessAdapter(REFERENCE) as adapter:
+        expected = adapter.pipeline(requests)
+        batch = adapter.batch()
+        for request in requests:
+            batch.add([request])
+        answers = batch.answers()
+        assert adapter.pipeline([("state", {})]) == [expected[-1]]  # the batch left nothing unread
+    assert [str(a) if isinstance(a, AdapterError) else a for a in answers] == [
+        str(a) if isinstance(a, AdapterError) else a for a in expected]
+
+
+def test_examples_hypothesis_cuts_short_are_compared_too() -> None:
+    """Hypothesis drops a mutated example that asks for more choices than it replays; its commands
+    so far are sent and compared all the same, so more commands are compared than whole examples hold."""
+    report = drive(InProcessAdapter(ModelHandler().handle), examples=60, steps=30, seed=0)
+    assert report.ok
+    assert report.sent > report.examples * 30
 
 
 @pytest.mark.rule("SPLICE-7")
@@ -114,3 +140,25 @@ def test_fast_equality_agrees_with_the_reported_difference(a: object, b: object)
     assert not same_json(True, 1)
     assert not same_json(0, False)
     assert same_json(1, 1.0)
+
+
+def _lookalike(value: object, data: st.DataObject) -> object:
+    """``value`` rewritten so that Python's ``==`` still holds but JSON may not: ``true`` for ``1``,
+    ``1.0`` for ``1``, ``0`` for ``false``, keys in another order."""
+    if isinstance(value, dict):
+        return {k: _lookalike(v, data) for k, v in reversed(value.items())}
+    if isinstance(value, list):
+        return [_lookalike(v, data) for v in value]
+    if isinstance(value, bool | int) and not (isinstance(value, float) and math.isnan(value)):
+        twins = [value, int(value), float(value)] + ([bool(value)] if value in (0, 1) else [])
+        return data.draw(st.sampled_from(twins))
+    return value
+
+
+@given(json_values, st.data())
+def test_fast_equality_agrees_on_values_python_takes_for_equal(a: object, data: st.DataObject) -> None:
+    """The fast test (``==`` and the same sorted JSON text) never says equal where the walk would not."""
+    b = _lookalike(a, data)
+    assert a == b
+    assert same_json(a, b) == (first_difference(a, b, path="$.x") is None)
+    assert same_json(b, a) == (first_difference(b, a, path="$.x") is None)

@@ -38,7 +38,8 @@ from loopspec.loop import commands as cmd
 from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
 from loopspec.rules.catalogue import load_spec
-from loopspec.vectors.adapter.client import InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.client import InProcessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.codec import decode_command, encode_command
 from loopspec.vectors.drive import drive
 from loopspec.vectors.json_reading import Json

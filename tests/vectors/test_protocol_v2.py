@@ -24,7 +24,8 @@ import pytest
 from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop.state import Agent
-from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.audit import audit, live_stream
 from loopspec.vectors.drive import drive

@@ -22,7 +22,8 @@ import pytest
 
 from loopspec.cli import main
 from loopspec.loop import commands as cmd
-from loopspec.vectors.adapter.client import InProcessAdapter, SubprocessAdapter
+from loopspec.vectors.adapter.client import InProcessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.drive import drive
 from loopspec.vectors.runner import run_suite

@@ -27,12 +27,8 @@ import pytest
 
 from loopspec.cli import main
 from loopspec.loop import commands as cmd
-from loopspec.vectors.adapter.client import (
-    AdapterError,
-    AdapterFailure,
-    InProcessAdapter,
-    SubprocessAdapter,
-)
+from loopspec.vectors.adapter.client import AdapterError, AdapterFailure, InProcessAdapter
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler, serve
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.reference_model import VectorCommand

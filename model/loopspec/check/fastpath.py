@@ -18,7 +18,7 @@ from typing import BinaryIO
 from loopspec.check.decode import CHUNK_PREFIX, REFUSE_REPEATED_KEYS, DecodeError, decode_chunk, repeats_no_key
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, fast_loads, parse_slowly
-from loopspec.log.events import MAX_SAFE_INTEGER
+from loopspec.log.envelope import MAX_SAFE_INTEGER
 
 LO, HI = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
 

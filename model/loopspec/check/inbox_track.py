@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.lane import Lane
-from loopspec.log.events import MAX_SAFE_INTEGER, is_safe_integer
+from loopspec.log.envelope import MAX_SAFE_INTEGER, is_safe_integer
 
 if TYPE_CHECKING:
     from loopspec.data.messages import InboxState

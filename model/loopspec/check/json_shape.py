@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 from loopspec.data.messages import UserMessage
-from loopspec.log.events import MAX_SAFE_INTEGER
+from loopspec.log.envelope import MAX_SAFE_INTEGER
 
 Shape = Callable[[object, str], "str | None"]
 NO_FIELDS: Mapping[str, Shape] = MappingProxyType({})

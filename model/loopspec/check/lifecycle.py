@@ -10,7 +10,7 @@ from __future__ import annotations
 from loopspec.check import outcome, step_calls
 from loopspec.check.outcome import REPAIR_ENDS
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, IDLE, STEPPING, CheckState
-from loopspec.log.events import MAX_SAFE_INTEGER
+from loopspec.log.envelope import MAX_SAFE_INTEGER
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
 TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})

@@ -49,7 +49,7 @@ from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, parsed_lines
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.log.events import SPLICED
+from loopspec.log.envelope import SPLICED
 
 # NOTIFY-1: the fields an inbox notification may carry, as the form table gives them.
 NOTE_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(

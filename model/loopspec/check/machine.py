@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
-
 from loopspec.check import lifecycle, splices, step_body
 from loopspec.check.inbox_track import InboxTracker, LeanInbox
 from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.log.events import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer, is_surface_op
+from loopspec.log.envelope import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer, is_surface_op
 
 END_SEED = "session/end-seed"
 Handler = Callable[[CheckState, dict[str, object], object, int], None]
@@ -236,5 +234,5 @@ class LogChecker(CheckState):
     def found(self) -> tuple[Violation, ...]:
         """The violations, each with the count of identical complaints folded into it."""
         return tuple(
-            attrs.evolve(v, repeats=r) if r else v for v, r in zip(self.violations, self.repeats, strict=True)
+            v._replace(repeats=r) if r else v for v, r in zip(self.violations, self.repeats, strict=True)
         )

@@ -15,7 +15,6 @@ writer is ``JSON.stringify``, decisions.md G3) and tells a torn tail from garbag
 from __future__ import annotations
 
 import errno
-import gzip
 import json
 import os
 import stat
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import BinaryIO, cast
 
 from loopspec.check.torn_tail import is_object_prefix
-from loopspec.log.reader import STDIN
+from loopspec.log.stdin import STDIN
 
 BOM = b"\xef\xbb\xbf"
 LIVE_SUFFIXES = (".live.jsonl", ".live.jsonl.gz")
@@ -111,6 +110,8 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
 def open_log(path: Path) -> BinaryIO:
     """The log's bytes; transparently decompressed when the name ends in ``.gz``."""
     if path.name.endswith(".gz"):
+        import gzip  # for compressed logs only: a plain check does not pay its import
+
         return cast(BinaryIO, gzip.open(path, "rb"))
     return path.open("rb")
 

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from loopspec.check.live import check_live
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import (
     LineProblem,
@@ -29,7 +28,7 @@ from loopspec.check.reader import (
 )
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
-from loopspec.log.events import MAX_SAFE_INTEGER
+from loopspec.log.envelope import MAX_SAFE_INTEGER
 
 UNREADABLE = (OSError, EOFError, zlib.error)
 UNPARSED = object()  # the fast parser refused the line: the slow path says why
@@ -156,6 +155,9 @@ def check_file(path: Path | str, options: CheckOptions | None = None, live: Path
                     lines = checker.line
                 truncated = options.all and len(checker.violations) >= options.max_violations
             else:
+                # The live checker is imported only for --live: a plain check does not pay for it.
+                from loopspec.check.live import check_live
+
                 with open_log(live) as live_stream:
                     outcome = check_live(stream, live_stream, checker, str(live), options)
                 lines, truncated, extra = outcome.lines, outcome.truncated, outcome.violations

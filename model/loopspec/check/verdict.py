@@ -2,19 +2,22 @@
 
 Everything here is frozen and picklable, so parallel workers can hand results back and a
 serial and a parallel run can be compared for equality (timings excluded).
+
+These values are named tuples, not the frozen attrs classes the rest of the model uses: every
+``loopspec check`` imports this module, and importing attrs costs more start-up time than the rest
+of the checker together (about 1.5x ``python -c pass`` on top of orjson, which the checker needs
+anyway; docs/performance.md), while a named tuple is as immutable, compares by value and pickles.
+A field named ``count`` or ``index`` would shadow tuple's methods: none may be added.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
-import attrs
+from typing import Literal, NamedTuple
 
 Status = Literal["valid", "invalid", "unusable"]
 
 
-@attrs.frozen
-class CheckOptions:
+class CheckOptions(NamedTuple):
     """How to check: stop at the first violation unless ``all``; ``max_violations`` caps a log's list."""
 
     all: bool = False
@@ -22,8 +25,7 @@ class CheckOptions:
     allow_torn_tail: bool = False
 
 
-@attrs.frozen
-class EventRef:
+class EventRef(NamedTuple):
     """One event as a report shows it: where it is and a one-line summary of what it says."""
 
     line: int
@@ -36,8 +38,7 @@ class EventRef:
         return f"{where}: {self.type}" + (f" {self.summary}" if self.summary else "")
 
 
-@attrs.frozen
-class StateSnapshot:
+class StateSnapshot(NamedTuple):
     """The checker's model state just before an event: lifecycle position and pending ids."""
 
     phase: str
@@ -65,8 +66,7 @@ def _ids(ids: tuple[str, ...], count: int) -> str:
     return f"[{shown}]" if len(ids) == count else f"[{shown}] ({count} pending)"
 
 
-@attrs.frozen
-class Violation:
+class Violation(NamedTuple):
     """One broken rule at one place of one file, Elle-style: what, why, state, and what led there."""
 
     file: str
@@ -81,8 +81,7 @@ class Violation:
     repeats: int = 0
 
 
-@attrs.frozen
-class LogResult:
+class LogResult(NamedTuple):
     """The verdict on one log (and its live stream, if one was given)."""
 
     file: str
@@ -93,7 +92,16 @@ class LogResult:
     problem: str | None = None
     torn_tail: bool = False
     truncated: bool = False
-    seconds: float = attrs.field(default=0.0, eq=False)
+    seconds: float = 0.0  # how long the check took: not part of the verdict, so not compared
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LogResult) and self[:-1] == other[:-1]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:-1])
 
     @property
     def rules(self) -> tuple[str, ...]:

@@ -13,7 +13,6 @@ import contextlib
 import importlib
 import os
 import sys
-import textwrap
 from collections.abc import Sequence
 
 SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors",
@@ -40,11 +39,35 @@ exit codes (every subcommand):
 """
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` gives it: ``COLUMNS`` when a positive
+    integer, else the width of the terminal on standard output, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):  # no standard output, or not a terminal
+        return 80
+
+
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Every option's help ends with its default; descriptions and epilogs are wrapped line by line,
     so the line breaks (and indents) they are written with stay."""
 
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        # argparse asks shutil for the terminal's width, and every add_argument makes a formatter:
+        # shutil's import (with bz2 and lzma) cost each ``loopspec check`` about 0.1x of a bare
+        # interpreter's start-up for help that is rarely printed.  The same width, from os alone.
+        super().__init__(prog, indent_increment, max_help_position, _terminal_columns() - 2 if width is None else width)
+
     def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap  # only printed help needs it
+
         out = []
         for line in text.splitlines():
             hang = indent + " " * (len(line) - len(line.lstrip()) + (3 if line.startswith(" ") else 0))

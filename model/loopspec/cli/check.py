@@ -11,22 +11,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-import attrs
-
-from loopspec.check.manifest import ManifestError, load_manifest, verify
+# Only what a plain check needs is imported here: the live checker, the manifest, the JSON and
+# JUnit reports and the temporary folder for standard input come when asked for (start-up time,
+# docs/performance.md; tests/cli/test_startup.py keeps them out).
 from loopspec.check.parallel import check_files
 from loopspec.check.reader import discover
-from loopspec.check.report import FORMATS, Summary, render, render_manifest
+from loopspec.check.report_text import FORMAT_NAMES, Summary, render_text
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
-from loopspec.log.reader import STDIN, spool
+from loopspec.log.stdin import STDIN, spool
 
 STDIN_NAME = "<stdin>"
 # The html report draws with loopspec.render, imported only when asked for (start-up stays small).
@@ -61,7 +60,19 @@ def _options(args: argparse.Namespace) -> CheckOptions:
     )
 
 
+def _render(fmt: str, results: list[LogResult], summary: Summary, quiet: bool) -> str:
+    # A text report of valid logs cites no rule: reading the spec would only cost start-up time.
+    if fmt == "text" and not any(r.violations for r in results):
+        return render_text(results, summary, quiet)
+    from loopspec.check.report import render
+
+    return render(fmt, results, summary, quiet)
+
+
 def _run_manifest(args: argparse.Namespace) -> int:
+    from loopspec.check.manifest import ManifestError, load_manifest, verify
+    from loopspec.check.report import render_manifest
+
     try:
         expectations = load_manifest(args.manifest)
     except ManifestError as err:
@@ -82,9 +93,9 @@ def _renamed(result: LogResult, copy: Path | None) -> LogResult:
     if copy is None:
         return result
     spooled = str(copy)
-    return attrs.evolve(
-        result, file=STDIN_NAME if result.file == spooled else result.file,
-        violations=tuple(attrs.evolve(v, file=STDIN_NAME) if v.file == spooled else v for v in result.violations))
+    return result._replace(
+        file=STDIN_NAME if result.file == spooled else result.file,
+        violations=tuple(v._replace(file=STDIN_NAME) if v.file == spooled else v for v in result.violations))
 
 
 @contextmanager
@@ -94,6 +105,8 @@ def _stdin_spooled(paths: list[Path], live: Path | None) -> Iterator[tuple[list[
     if not any(str(p) == STDIN for p in paths) and str(live) != STDIN:
         yield paths, live, None
         return
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="loopspec-stdin-") as folder:
         copy = spool(sys.stdin.buffer, Path(folder))
         yield ([copy if str(p) == STDIN else p for p in paths], copy if str(live) == STDIN else live, copy)
@@ -149,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"loopspec check: {failed}", file=sys.stderr)
             return 2
     else:
-        sys.stdout.write(render(args.format, results, summary, quiet=args.quiet))
+        sys.stdout.write(_render(args.format, results, summary, args.quiet))
     if problems or any(r.status == "unusable" for r in results):
         return 2
     return 1 if any(r.status == "invalid" for r in results) else 0
@@ -210,7 +223,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="report at most N per log (implies --all; without it --all stops at 100)")
     parser.add_argument("--allow-torn-tail", action="store_true",
                         help="accept a cut-off last line without newline (a crash mid-append), minus that line")
-    parser.add_argument("--format", choices=(*FORMATS, HTML), default="text",
+    parser.add_argument("--format", choices=(*FORMAT_NAMES, HTML), default="text",
                         help="report format; json and junit name the tool version, the spec digest and each "
                         "violated rule's spec section; html draws each log's timeline around its first "
                         "violation: one log's page is printed, several need --out DIR")

@@ -1,8 +1,13 @@
 """``loopspec explore``: every execution of a bounded scope, every invariant at every state.
 
-Exit codes: 0 the scope was exhausted and every invariant holds (or the document is up to date);
-1 an invariant broke (the shortest counterexample is printed and written as a vector case), the
-budget ran out before the scope was exhausted, or the document is out of date; 2 bad usage.
+With an adapter's command line after ``--`` it also compares every transition with the
+implementation's answers (exhaustive conformance, :mod:`loopspec.explore.conformance`).
+
+Exit codes: 0 the scope was exhausted and every invariant holds (or the document is up to date;
+with an adapter: and it answered every explored command as the model does); 1 an invariant broke
+or the adapter disagreed or failed (the shortest counterexample is printed and written as a vector
+case), the budget ran out before the scope was exhausted, or the document is out of date; 2 bad
+usage.
 """
 
 from __future__ import annotations
@@ -11,10 +16,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from loopspec.explore import exploration_doc, report
 from loopspec.explore.run import explore
 from loopspec.statespace.scope import KINDS, SCOPES, Scope
+
+if TYPE_CHECKING:
+    from loopspec.vectors.drive_check import Checker
 
 
 def _scope(args: argparse.Namespace) -> Scope:
@@ -34,6 +43,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"loopspec explore: {err}", file=sys.stderr)
         return 2
     workers = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+    argv = [a for i, a in enumerate(args.adapter) if i or a != "--"]
+    if argv and (workers != 1 or args.write_doc or args.check_doc or args.witnesses is not None):
+        print("loopspec explore: an adapter is explored in one process, without --jobs, --witnesses or the "
+              "document options", file=sys.stderr)
+        return 2
+    if argv:
+        return _against(scope, argv, args)
     result = explore(scope, workers=workers, max_states=args.max_states, seconds=args.seconds)
     print(report.summary(result))
     code = 0 if result.complete and result.counterexample is None else 1
@@ -59,6 +75,43 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def _against(scope: Scope, argv: list[str], args: argparse.Namespace) -> int:
+    """Explore ``scope`` comparing every transition with the adapter started by ``argv``."""
+    from loopspec.vectors.adapter.client import AdapterError, AdapterFailure
+    from loopspec.vectors.adapter.process import SubprocessAdapter
+    from loopspec.vectors.drive_check import Checker
+    from loopspec.vectors.profiles import PROFILES
+
+    try:
+        adapter = SubprocessAdapter(argv)
+    except (AdapterFailure, AdapterError) as err:
+        print(f"cannot start the adapter:\n{err}", file=sys.stderr)
+        return 1
+    checker = Checker(adapter, PROFILES[adapter.profile], restart=lambda: SubprocessAdapter(argv))
+    try:
+        return _conformance(scope, checker, args, f"{adapter.implementation} (profile {adapter.profile})")
+    except (AdapterFailure, AdapterError) as err:
+        print(f"the adapter failed before any disagreement:\n{err}", file=sys.stderr)
+        return 1
+    finally:
+        checker.close()
+        adapter.close()
+
+
+def _conformance(scope: Scope, checker: Checker, args: argparse.Namespace, name: str) -> int:
+    result = explore(scope, max_states=args.max_states, seconds=args.seconds, against=checker)
+    print(report.summary(result))
+    if result.counterexample is None:
+        print(f"compared with {name}: {checker.sent:,} commands sent, each answered as the model answers it")
+    else:
+        out = args.counterexample or Path("explore-counterexample.json")
+        print(f"compared with {name}: {checker.sent:,} commands sent")
+        report.write_counterexample(result, out)
+        print(f"counterexample written as a vector case (the model's answers): {out}")
+        return 1
+    return 0 if result.complete else 1
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "explore", help="exhaust every execution of a bounded scope, checking every invariant at every state",
@@ -80,4 +133,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     doc.add_argument("--check-doc", action="store_true", help="exit 1 if the scope's section is out of date")
     parser.add_argument("--doc", type=Path, help="the exploration document --write-doc and --check-doc use "
                         "(none: docs/exploration.md of the checkout)")
+    parser.add_argument("adapter", nargs=argparse.REMAINDER, metavar="-- ADAPTER ...",
+                        help="an adapter's command line: every explored command is also sent to it and its answers "
+                        "compared with the model's (spec/adapter-protocol.md)")
     parser.set_defaults(func=run)

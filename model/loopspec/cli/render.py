@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"loopspec render: cannot read {args.log}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
         return 2
     if timeline.stop is not None:
-        print(f"loopspec render: note: the model refuses seq {timeline.stop.seq} [{timeline.stop.rule}] "
+        print(f"loopspec render: note: the model refuses the event at {timeline.stop.where()} [{timeline.stop.rule}] "
               f"{timeline.stop.message}; drawn uninterpreted from there (run loopspec check)", file=sys.stderr)
     text = (render_svg(timeline, window.describe()) if args.format == "svg"
             else render_page(timeline, window.describe()))

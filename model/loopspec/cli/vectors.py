@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 from loopspec.cli import pack as pack_command
-from loopspec.vectors.adapter.client import DEFAULT_TIMEOUT, AdapterError, AdapterFailure, SubprocessAdapter
+from loopspec.vectors.adapter.client import DEFAULT_TIMEOUT, AdapterError, AdapterFailure
+from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler, serve
 from loopspec.vectors.case import case_text
 from loopspec.vectors.drive import ProfileMismatch, drive

@@ -66,6 +66,19 @@ states (else exit 2, "unknown"). Outside its scope (exit 2, "unsupported"): v0.1
 as one command; the model call's own traffic (`request/*`, `assistant/chunk`, text answers) is
 passed over where the model's step is open.
 
+## The same search against an implementation: `loopspec explore -- ADAPTER`
+
+Given an adapter's command line after `--` (spec/adapter-protocol.md), the search also sends every
+transition it steps, refused commands included, to the implementation: `reset`, the commands
+that first reached the state, the new command, a `state` after each, and compares every answer
+with the model's (`model/loopspec/explore/conformance.py`). The first disagreement is a shortest
+one among the sequences searched, written as a vector case with the model's answers. It is
+exhaustive over the model's states, not the implementation's: one sequence per distinct model
+state is sent, so an implementation that behaves differently after another way to the same model
+state is left to `drive`. Commands are stepped one by one (no command classes), and commands
+outside the adapter's capability profile are neither sent nor followed.
+`tests/explore/test_conformance.py` holds it to the mutants of `tests/vectors/mutants`.
+
 What each documented scope proved:
 """
 

@@ -9,13 +9,17 @@ witnesses), and the first broken invariant with its shortest command sequence, i
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 from loopspec.explore.invariants import Problem
 from loopspec.explore.result import Counterexample, Exploration
 from loopspec.explore.space import ExplorationSpace
 from loopspec.statespace.pairs import RowPairs
 from loopspec.statespace.scope import Scope
-from loopspec.statespace.search import breadth_first
+from loopspec.statespace.search import Outcome, breadth_first
+
+if TYPE_CHECKING:
+    from loopspec.vectors.drive_check import Checker
 
 
 def explore(
@@ -25,17 +29,29 @@ def explore(
     workers: int = 1,
     max_states: int | None = None,
     seconds: float | None = None,
+    against: Checker | None = None,
 ) -> Exploration:
-    """Search every execution of ``scope``, checking every invariant on every transition."""
-    if workers > 1:
+    """Search every execution of ``scope``, checking every invariant on every transition.
+
+    ``against`` also compares every transition with an implementation's answers
+    (:mod:`.conformance`; one process, no command classes).
+    """
+    if workers > 1 and against is None:
         from loopspec.explore.parallel import explore_parallel
 
         return explore_parallel(scope, workers, classes=classes, max_states=max_states, seconds=seconds)
     started, cpu = time.perf_counter(), time.process_time()
     pairs = RowPairs(scope.depth)
     deadline = None if seconds is None else started + seconds
-    out = breadth_first(ExplorationSpace(scope, classes=classes), scope.depth, arrive=pairs.arrive,
-                        max_states=max_states, deadline=deadline)
+    out: Outcome[Any]
+    if against is not None:
+        from loopspec.explore.conformance import ConformanceSpace
+
+        out = breadth_first(ConformanceSpace(scope, against), scope.depth, arrive=pairs.arrive,
+                            max_states=max_states, deadline=deadline)
+    else:
+        out = breadth_first(ExplorationSpace(scope, classes=classes), scope.depth, arrive=pairs.arrive,
+                            max_states=max_states, deadline=deadline)
     found = None
     if out.found is not None:
         assert isinstance(out.found.problem, Problem)

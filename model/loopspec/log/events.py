@@ -15,21 +15,13 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import Frozen, JsonObject, freeze, thaw
 from loopspec.data.messages import InboxTarget, Messages, UserMessage, shown
 
-SPLICED = "agent/inbox/spliced"
-ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "ignorable", "surfaceOp", "sourceEventSeqs"})
-MAX_SAFE_INTEGER = 2**53 - 1
-SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})
-
-
-def is_safe_integer(value: object) -> bool:
-    """A safe integer as a session log writes one: an integer token (parsed to ``int``, not a bool)
-    within JavaScript's safe range.
-
-    An integral number written with a fraction or an exponent (``1.0``, ``1e0``) is refused: the
-    real writer, ``JSON.stringify``, writes every safe integer as plain digits, so such a number
-    comes from a foreign writer (decisions.md G3); every reader of logs uses this one test.
-    """
-    return type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+# Re-exported (``X as X``): the model's readers import the envelope's names from here.
+from loopspec.log.envelope import ENVELOPE_KEYS as ENVELOPE_KEYS
+from loopspec.log.envelope import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER
+from loopspec.log.envelope import SPLICE_FIELDS as SPLICE_FIELDS
+from loopspec.log.envelope import SPLICED as SPLICED
+from loopspec.log.envelope import is_safe_integer as is_safe_integer
+from loopspec.log.envelope import is_surface_op as is_surface_op
 
 
 def _is_safe_int(value: object) -> TypeGuard[int]:
@@ -69,11 +61,6 @@ def check_envelope(raw: object, line_seq: int | None = None) -> str:
         ):
             raise InvalidEvent("LOG-1", "'sourceEventSeqs' must be an array of seqs (non-negative integers)", seq)
     return etype
-
-
-def is_surface_op(value: object) -> bool:
-    """LOG-1: a surface event's ``surfaceOp`` is ``"append"`` or an edit object."""
-    return value == "append" or isinstance(value, dict)
 
 
 @attrs.frozen

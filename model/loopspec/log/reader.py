@@ -1,23 +1,25 @@
 """Reading real session logs (JSONL, one envelope per line, plain or gzip) into model events.
 
-Also where a command line's ``-`` (standard input) becomes a file: :func:`spool` copies it to a
-temporary file, so every reader, serial or in worker processes, reads a path.
+A command line's ``-`` (standard input) becomes a file in :mod:`loopspec.log.stdin`
+(:func:`spool`, re-exported here).
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TextIO
 
 from loopspec.data.errors import InvalidEvent
 from loopspec.log.events import SessionEvent, check_envelope
 
-STDIN = "-"
-GZIP_MAGIC = b"\x1f\x8b"
+# Re-exported (``X as X``): the command line's readers import them from here.
+from loopspec.log.stdin import GZIP_MAGIC as GZIP_MAGIC
+from loopspec.log.stdin import STDIN as STDIN
+from loopspec.log.stdin import spool as spool
+
 SHALLOW_BRACKETS = 100
 """A line with fewer ``[`` and ``{`` than this nests less deeply than that, so freezing its data
 cannot exhaust the stack; only such lines may skip freezing (see :meth:`EventReader.only`)."""
@@ -119,14 +121,3 @@ def open_text(path: Path) -> TextIO:
     if path.name.endswith(".gz"):
         return gzip.open(path, "rt", encoding="utf-8")
     return path.open(encoding="utf-8")
-
-
-def spool(stream: BinaryIO, folder: Path) -> Path:
-    """Copy ``stream`` (standard input) into ``folder``; the file is named ``stdin.events.jsonl``,
-    with ``.gz`` added when the bytes are gzip-compressed, so it is read as it was written."""
-    head = stream.read(2)
-    path = folder / ("stdin.events.jsonl.gz" if head == GZIP_MAGIC else "stdin.events.jsonl")
-    with path.open("wb") as out:
-        out.write(head)
-        shutil.copyfileobj(stream, out)
-    return path

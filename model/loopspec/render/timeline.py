@@ -209,7 +209,7 @@ class Stop:
         """The refused event as the text report names it: by its line, and by its seq when that differs."""
         if self.reported is None or self.reported == self.seq:
             return f"seq {self.seq}" if self.reported is not None else f"line {self.seq + 1}"
-        return f"line {self.seq + 1} (its seq says {self.reported})"
+        return f"line {self.seq + 1}, whose seq is {self.reported} (not its index {self.seq})"
 
 
 @attrs.frozen

@@ -25,7 +25,7 @@ import math
 from collections.abc import Collection, Hashable
 
 from loopspec.data.json_value import Frozen, freeze
-from loopspec.data.messages import InboxState, InboxTarget, MessageId, Messages, UserMessage
+from loopspec.data.messages import InboxState, InboxTarget, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber, normalize
 from loopspec.inbox.operations import locate
 from loopspec.loop import commands as cmd
@@ -33,6 +33,7 @@ from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
 from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 from loopspec.statespace import scope as sc
+from loopspec.statespace.mentions import canonical
 
 ID_NAMES = ("a", "b", "c", "d", "e", "f")
 TARGETS = (InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP)
@@ -144,7 +145,7 @@ class Alphabet:
         signature = (id(entries), fresh)
         kept = self._kept.get(signature)
         if kept is None:
-            kept = self._kept[signature] = [e for e in entries if _canonical(e[0], fresh)]
+            kept = self._kept[signature] = [e for e in entries if canonical(e[0], fresh)]
         return kept
 
     def _entries(self, agent: Agent) -> list[Entry]:
@@ -258,50 +259,6 @@ class Alphabet:
                         out.append((_splice_key(target, length, start, count, index),
                                     cmd.Splice(target, start, count, inserted)))
         return out
-
-
-def _canonical(command: cmd.Command, fresh: tuple[str, ...]) -> bool:
-    """Whether the unused ids ``command`` mentions are the first unused ones, in order of mention."""
-    order: list[str] = []
-    for name in mentioned(command):
-        if name in fresh and name not in order:
-            order.append(name)
-    return tuple(order) == fresh[: len(order)]
-
-
-def mentioned(command: object) -> list[str]:
-    """Every message id a command mentions, in the order its fields list them."""
-    if isinstance(command, UserMessage):
-        return [command.id.value]
-    if isinstance(command, MessageId):
-        return [command.value]
-    if isinstance(command, tuple):
-        return [name for item in command for name in mentioned(item)]
-    if isinstance(command, cmd.Send | cmd.Append | cmd.Prepend):
-        return mentioned(command.message)
-    if isinstance(command, cmd.Splice):
-        return mentioned(command.inserted)
-    if isinstance(command, cmd.Replace):
-        return [command.message_id.value, *mentioned(command.message)]
-    if isinstance(command, cmd.Remove):
-        return [command.message_id.value]
-    if isinstance(command, cmd.Decide):
-        return mentioned(command.listeners)
-    if isinstance(command, cmd.StepResult):
-        return mentioned(command.context)
-    if isinstance(command, cmd.TurnStopping):
-        return mentioned(command.actions)
-    if isinstance(command, ls.Wrap):
-        return [*mentioned(command.before), *mentioned(command.transform), *mentioned(command.after)]
-    if isinstance(command, ls.Veto | ls.Throw):
-        return [*mentioned(command.before), *mentioned(getattr(command, "decision", ()))]
-    if isinstance(command, ls.Replace):
-        return mentioned(command.decision)
-    if isinstance(command, ls.Enter | ls.Add):
-        return mentioned(command.messages)
-    if isinstance(command, ls.Drop):
-        return mentioned(command.ids)
-    return []
 
 
 def _place(inbox: InboxState, m: UserMessage) -> tuple[InboxTarget, int] | None:

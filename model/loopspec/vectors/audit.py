@@ -27,6 +27,7 @@ import attrs
 
 from loopspec.check.live import check_live
 from loopspec.check.machine import LogChecker
+from loopspec.check.reader import write_back
 from loopspec.check.verdict import CheckOptions
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.profiles import Profile
@@ -115,8 +116,20 @@ def _next_seq(note: Json) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _line(record: Json) -> bytes:
+    """One record as a line's bytes: orjson when installed (the checker parses it right back, to the
+    same value), else the standard library, which also writes what orjson refuses (a lone surrogate,
+    an integer beyond 64 bits)."""
+    if write_back is not None:
+        try:
+            return write_back(record)
+        except TypeError:
+            pass
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _lines(records: Sequence[Json]) -> bytes:
-    return "".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records).encode()
+    return b"".join([_line(r) + b"\n" for r in records])
 
 
 def checked(steps: Sequence[tuple[str, Json]], profile: Profile) -> list[Finding]:

@@ -1,10 +1,10 @@
-"""One ``drive`` example against the adapter: what the model expects, sent in one pipelined batch.
+"""One ``drive`` example against the adapter: what the model expects, pipelined to it.
 
 An example's commands are drawn from the model alone (the adapter is never asked what to do
-next), so the whole example is known before anything is sent: ``reset``, then each command and a
-``state`` request after it, written back to back (spec/adapter-protocol.md, Pipelining) and
-compared answer by answer; when everything matched, the audit (:mod:`.audit`) runs over what the
-adapter wrote.
+next), so nothing needs an answer before the example ends: ``reset``, then each command and a
+``state`` request after it, written as the commands are drawn (spec/adapter-protocol.md,
+Pipelining) and compared answer by answer at the end; when everything matched, the audit
+(:mod:`.audit`) runs over what the adapter wrote.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
+from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure, Batch
 from loopspec.vectors.audit import audit
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.json_reading import Json
@@ -44,7 +44,7 @@ def expectations(commands: Sequence[VectorCommand], profile: Profile) -> list[Ex
 class Checker:
     """Sends examples to the adapter and compares; every command sent is counted.
 
-    Examples go out as one pipelined batch until the first disagreement; from then on (Hypothesis'
+    Examples are pipelined until the first disagreement; from then on (Hypothesis'
     shrinking, the greedy minimization) each command waits for its answer and a run stops at its
     first difference, so no request goes past a disagreement.  A batch may have gone past one: if
     the adapter died after it, ``restart`` (when given) starts a fresh one.
@@ -64,10 +64,24 @@ class Checker:
         """
         if self.careful:
             return self._one_by_one(steps)
-        requests: list[tuple[str, object]] = [("reset", {})]
+        batch = self.start()
         for step in steps:
-            requests += [("command", step.encoded), ("state", {})]
-        answers = self.adapter.pipeline(requests)
+            self.send(batch, step)
+        return self.finish(batch, steps)
+
+    def start(self) -> Batch:
+        """An example sent as its commands are drawn: ``reset`` now, each command by :meth:`send`, then
+        :meth:`finish`, which reads and compares.  The adapter works while the model draws."""
+        batch = self.adapter.batch()
+        batch.add([("reset", {})])
+        return batch
+
+    def send(self, batch: Batch, step: Expected) -> None:
+        batch.add([("command", step.encoded), ("state", {})])
+
+    def finish(self, batch: Batch, steps: Sequence[Expected]) -> tuple[str, int] | None:
+        """:meth:`check`'s result for the commands sent in ``batch`` (``steps``, in order)."""
+        answers = batch.answers()
         self.sent += len(steps)
         failure = next((a for a in answers if isinstance(a, AdapterFailure)), None)
         found = self._compare(steps, answers)

@@ -15,6 +15,7 @@ else, down to the difference between ``true`` and ``1`` that Python's ``==`` wou
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import overload
 
 from loopspec.data.errors import CommandRefused
@@ -27,6 +28,16 @@ from loopspec.vectors.json_reading import Json
 from loopspec.vectors.reference_model import Model, VectorCommand, apply
 
 IGNORED_EVENT_KEYS = frozenset({"time"})
+
+try:  # orjson is optional: without it every comparison takes the walk (same_json)
+    import orjson
+
+    def _write_sorted(value: object) -> bytes:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+    write_sorted: Callable[[object], bytes] | None = _write_sorted
+except ImportError:  # pragma: no cover - exercised in environments without orjson
+    write_sorted = None
 
 
 def encode_value(value: Messages | bool | None) -> object:
@@ -145,10 +156,29 @@ def same_json(a: object, b: object) -> bool:
     Booleans are not numbers, numbers compare as doubles (NaN equal to itself), objects ignore key
     order and arrays do not.
     """
+    if _written_alike(a, b):
+        return True
+    return _same_json(a, b)
+
+
+def _written_alike(a: object, b: object) -> bool:
+    """A sufficient test for :func:`same_json`, in C: Python's ``==`` holds and both are written as the
+    same JSON text (keys sorted).  ``==`` alone would take ``true`` for ``1``, and the same text alone
+    NaN for ``null``; together a leaf is only ever matched with the same token.  False says nothing
+    (``1`` against ``1.0``, a value orjson does not write): the walk decides."""
+    if write_sorted is None or a != b:
+        return False
+    try:
+        return write_sorted(a) == write_sorted(b)
+    except TypeError:
+        return False
+
+
+def _same_json(a: object, b: object) -> bool:
     if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return isinstance(b, list) and len(a) == len(b) and all(map(same_json, a, b))
+        return isinstance(b, list) and len(a) == len(b) and all(map(_same_json, a, b))
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b
     if isinstance(a, int | float) and isinstance(b, int | float):

@@ -1,31 +1,23 @@
 """The client side of the adapter protocol (``spec/adapter-protocol.md``).
 
 :class:`Adapter` is the interface the conformance tools talk to: one request object in, one
-response object out.  :class:`SubprocessAdapter` launches a program and speaks line-delimited
-JSON with it, with a timeout on every answer, so a hung or crashed implementation is reported
-(which request, what was last received, its stderr) instead of hanging the run.
-:class:`InProcessAdapter` calls a handler function directly but still round-trips through JSON
-text, for fast tests of Python mutants.
+response object out.  :class:`InProcessAdapter` calls a handler function directly but still
+round-trips through JSON text, for fast tests of Python mutants; a program speaking the protocol
+over its standard streams is :class:`loopspec.vectors.adapter.process.SubprocessAdapter`.
 """
 
 from __future__ import annotations
 
-import collections
 import json
-import queue
-import subprocess
-import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import IO
 
-from loopspec.check.reader import LineProblem, parse_line
 from loopspec.vectors.adapter.handshake import CHANGES, OLD_PROTOCOLS, PROTOCOL, AdapterError, hello_answer
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.profiles import DEFAULT_PROFILE
 
 __all__ = ["CHANGES", "OLD_PROTOCOLS", "PROTOCOL", "Adapter", "AdapterError", "AdapterFailure", "InProcessAdapter",
-           "SubprocessAdapter", "dump_line"]
+           "dump_line"]
 
 ANSWER_KEYS = {"command": "observation"}
 HELLO_TIMEOUT = 30.0
@@ -51,9 +43,13 @@ class AdapterFailure(Exception):
         return "\n".join(lines)
 
 
+_LINE_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps`` with these options builds an encoder per call; this one is built once (it keeps no state)."""
+
+
 def dump_line(obj: object) -> str:
     """One protocol line (without the newline); NaN/Infinity are refused, as JSON requires."""
-    return json.dumps(obj, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    return _LINE_ENCODER.encode(obj)
 
 
 class Adapter(ABC):
@@ -125,6 +121,11 @@ class Adapter(ABC):
         """
         framed = self._framed(requests)
         responses, failure = Adapter.exchange_many(self, framed) if lockstep else self.exchange_many(framed)
+        return self._answers(framed, requests, responses, failure)
+
+    def _answers(self, framed: Sequence[Json], requests: Sequence[tuple[str, object]], responses: Sequence[Json],
+                 failure: AdapterFailure | None) -> list[object]:
+        """:meth:`pipeline`'s result from the responses read (and the failure that cut them short)."""
         out: list[object] = []
         for request, response, (key, _) in zip(framed, responses, requests, strict=False):
             try:
@@ -134,6 +135,18 @@ class Adapter(ABC):
             except AdapterFailure as garbage:
                 return [*out, garbage]
         return out if failure is None else [*out, failure]
+
+    def batch(self) -> Batch:
+        """A :meth:`pipeline` whose requests are added (and, to a process, written) over time."""
+        return Batch(self)
+
+    def _write_ahead(self, framed: Sequence[Json]) -> AdapterFailure | None:
+        """Write requests now, to be read by :meth:`_read_behind`; by default nothing is written early."""
+        return None
+
+    def _read_behind(self, framed: Sequence[Json], written: int) -> tuple[list[Json], AdapterFailure | None]:
+        """The responses to ``framed``, of which the first ``written`` were written ahead."""
+        return self.exchange_many(framed)
 
     def hello(self) -> None:
         """The handshake: the adapter must speak this protocol and name itself and its profile."""
@@ -162,6 +175,37 @@ class Adapter(ABC):
         self.close()
 
 
+class Batch:
+    """Requests added over time and answered together (spec/adapter-protocol.md, Pipelining).
+
+    To a process each :meth:`add` writes its requests at once, so the adapter works on them while
+    the caller prepares the next ones; :meth:`answers` reads every response, in order, with what
+    :meth:`Adapter.pipeline` would have returned for the same requests.  Every batch must be
+    answered before the adapter is asked anything else: responses come in request order.
+    """
+
+    def __init__(self, adapter: Adapter) -> None:
+        self.adapter = adapter
+        self.requests: list[tuple[str, object]] = []
+        self.framed: list[Json] = []
+        self.written = 0
+        self.failure: AdapterFailure | None = None
+
+    def add(self, requests: Sequence[tuple[str, object]]) -> None:
+        framed = self.adapter._framed(requests)
+        self.requests += requests
+        self.framed += framed
+        if self.failure is None:
+            self.failure = self.adapter._write_ahead(framed)
+            self.written += 0 if self.failure is not None else len(framed)
+
+    def answers(self) -> list[object]:
+        if self.failure is not None and self.written == 0:
+            return [self.failure]
+        responses, failure = self.adapter._read_behind(self.framed, self.written)
+        return self.adapter._answers(self.framed, self.requests, responses, failure or self.failure)
+
+
 class InProcessAdapter(Adapter):
     """Calls ``handler(request) -> response`` in this process, through JSON text both ways."""
 
@@ -187,133 +231,3 @@ class InProcessAdapter(Adapter):
 
     def close(self) -> None:
         """Nothing to release: the handler lives in this process."""
-
-
-class SubprocessAdapter(Adapter):
-    """Launches ``argv`` and speaks the protocol over its stdin/stdout (spec/adapter-protocol.md)."""
-
-    def __init__(self, argv: Sequence[str], timeout: float = DEFAULT_TIMEOUT,
-                 hello_timeout: float = HELLO_TIMEOUT) -> None:
-        super().__init__()
-        self.argv = tuple(argv)
-        self.name = " ".join(self.argv)
-        self.timeout = timeout
-        self._last = ""
-        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        try:
-            self._proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", bufsize=1,
-            )
-        except OSError as err:
-            raise AdapterFailure(f"cannot start {self.name!r}: {err.strerror or err}") from None
-        assert self._proc.stdout is not None
-        assert self._proc.stderr is not None
-        self._readers = (
-            threading.Thread(target=self._pump_stdout, args=(self._proc.stdout,), daemon=True),
-            threading.Thread(target=self._pump_stderr, args=(self._proc.stderr,), daemon=True),
-        )
-        for reader in self._readers:
-            reader.start()
-        self._timeout_now = hello_timeout
-        try:
-            self.hello()
-        except (AdapterFailure, AdapterError):
-            self.close()
-            raise
-        self._timeout_now = timeout
-
-    def _pump_stdout(self, stream: IO[str]) -> None:
-        try:
-            for line in stream:
-                self._lines.put(line.rstrip("\n"))
-        except (OSError, ValueError):
-            pass
-        finally:
-            self._lines.put(None)  # end of stdout: the adapter exited or closed it
-
-    def _pump_stderr(self, stream: IO[str]) -> None:
-        try:
-            for line in stream:
-                self._stderr.append(line.rstrip("\n"))
-        except (OSError, ValueError):
-            pass
-
-    def _fail(self, what: str, request: str) -> AdapterFailure:
-        self._stop(grace=0.5)
-        for reader in self._readers:
-            reader.join(timeout=1.0)
-        code = self._proc.returncode
-        detail = f"exit code: {code}\n" if code is not None else ""
-        if self._stderr:
-            detail += "stderr (last lines):\n" + "\n".join("  " + line for line in self._stderr)
-        return AdapterFailure(what, request, self._last, detail)
-
-    def exchange(self, request: Json) -> Json:
-        responses, failure = self.exchange_many([request])
-        if failure is not None:
-            raise failure
-        return responses[0]
-
-    def exchange_many(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
-        """Write every request line at once, then read one answer per request, each within the timeout."""
-        lines = [dump_line(request) for request in requests]
-        stdin = self._proc.stdin
-        assert stdin is not None
-        try:
-            stdin.write("".join(line + "\n" for line in lines))
-            stdin.flush()
-        except (OSError, ValueError):
-            return [], self._fail("adapter closed its stdin (exited?)", lines[0])
-        out: list[Json] = []
-        for line in lines:
-            try:
-                out.append(self._receive(line))
-            except AdapterFailure as failure:
-                return out, failure
-        return out, None
-
-    @property
-    def alive(self) -> bool:
-        return self._proc.poll() is None
-
-    def _receive(self, line: str) -> Json:
-        """The next answer line (the one for the request written as ``line``), parsed."""
-        try:
-            answer = self._lines.get(timeout=self._timeout_now)
-        except queue.Empty:
-            raise self._fail(f"no response within {self._timeout_now:g} s", line) from None
-        if answer is None:
-            raise self._fail("adapter exited (stdout closed) before answering", line)
-        self._last = answer
-        try:
-            parsed = parse_line(answer.encode("utf-8"))  # orjson when installed; JSON's exact rules either way
-        except (ValueError, LineProblem):
-            raise self._fail("adapter wrote a line that is not JSON", line) from None
-        if not isinstance(parsed, dict):
-            raise self._fail("adapter wrote a line that is not a JSON object", line)
-        return parsed
-
-    def _stop(self, grace: float) -> None:
-        proc = self._proc
-        if proc.poll() is None:
-            try:
-                if proc.stdin is not None:
-                    proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                proc.wait(timeout=grace)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-    def close(self) -> None:
-        self._stop(grace=2.0)
-        for stream in (self._proc.stdout, self._proc.stderr, self._proc.stdin):
-            try:
-                if stream is not None:
-                    stream.close()
-            except (OSError, ValueError):
-                pass

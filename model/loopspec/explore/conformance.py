@@ -1,0 +1,76 @@
+"""Exhaustive conformance: every transition of a scope asked of an implementation, as the model answers it.
+
+``loopspec explore --ids K --depth N -- ADAPTER...`` explores the model's scope as usual and, on
+every transition (an accepted command and a refused one alike), replays the command sequence that
+reached it against the adapter (``reset``, the sequence, ``state`` after each command, in one
+pipelined batch: :class:`loopspec.vectors.drive_check.Checker`) and compares each answer with the
+model's.  Breadth first, the first disagreement found is a shortest one among the explored
+sequences, and it is written as a vector case whose expectations are the model's.
+
+What this proves, and what not: every sequence the exploration visits is compared, and the search
+visits one sequence per distinct *model* state (the key of :class:`~.space.ExplorationSpace`).  An
+implementation that reaches one model state in two ways and behaves differently afterwards is
+compared on the first way only; ``drive`` samples the rest.  Commands are stepped one by one (no
+command classes: a class is an argument about the model's code, which an implementation does not
+share), and commands outside the adapter's capability profile are neither sent nor followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+
+from loopspec.explore.invariants import Problem
+from loopspec.explore.space import ExplorationSpace
+from loopspec.explore.space import State as ModelState
+from loopspec.statespace.scope import Scope
+from loopspec.statespace.search import Edge
+from loopspec.vectors.codec import encode_command
+from loopspec.vectors.drive_check import Checker, Expected
+from loopspec.vectors.observation import observe, state_of
+from loopspec.vectors.profiles import ops_of
+from loopspec.vectors.reference_model import Model, initial
+
+CONFORMS = "the implementation answers every command as the model does"
+
+State = tuple[ModelState, Model, tuple[Expected, ...]]
+"""The explored state, the vector model in the same state, and the commands that first reached it
+with the model's answers (what the adapter is sent to get there, and what it must answer)."""
+
+
+class ConformanceSpace:
+    """The exploration space, each transition also compared with an implementation's answers."""
+
+    def __init__(self, scope: Scope, checker: Checker) -> None:
+        self.model = ExplorationSpace(scope, classes=False)
+        self.checker = checker
+        self.profile = checker.profile
+        self.skipped = 0  # transitions whose command the adapter's profile lacks
+
+    def root(self) -> State:
+        return (self.model.root(), initial(self.profile.name), ())
+
+    def key(self, state: State) -> Hashable:
+        return self.model.key(state[0])
+
+    def expand(self, state: State) -> Iterator[Edge[State]]:
+        model_state, vector_model, path = state
+        for edge in self.model.expand(model_state):
+            if edge.problem is not None:  # the model itself broke an invariant: that is the finding
+                yield Edge(edge.command, edge.size, None, None, edge.fired, edge.problem)
+                continue
+            encoded = encode_command(edge.command)
+            if not self.profile.runs(ops_of(encoded)):
+                self.skipped += 1
+                continue
+            # The model's answer to this one command, from the state the path left it in (the
+            # vector model answers in the protocol's terms; the explored agent keys the search).
+            after, observation = observe(vector_model, edge.command)
+            steps = (*path, Expected(edge.command, encoded, observation, self.profile.state(state_of(after))))
+            found = self.checker.check(steps)
+            if found is not None:
+                message, needed = found
+                problem = Problem(CONFORMS, "", f"command {needed} of {len(steps)}: {message}")
+                yield Edge(edge.command, edge.size, None, None, edge.fired, problem)
+                continue
+            child = None if edge.state is None else (edge.state, after, steps)
+            yield Edge(edge.command, edge.size, child, edge.key, edge.fired, None)
