@@ -22,7 +22,7 @@ writes the same log, which is why searching only them decides validity:
   started call is open: the model's answer, which the model does not write) settled the turn's
   end, so it never asks to continue (RESULT-6: only ``stop``, ``max-tokens`` or a failure); where
   crash repair's ``interrupted`` ends the turn, a failure is tried too, whose ``turn/end`` a crash
-  cut off after its ``step/end`` (an abort cut there writes the same);
+  cut off after its ``step/end`` (an abort with no call to answer cut there writes the same);
 * **cancels** — a cancel is visible only through the turn it aborts: it is tried, with and without
   ``keepInbox``, with the cause of the running turn's next ``turn/end`` when that end is
   ``aborted``, and with the user's cause where the log shows no end of that turn or crash repair's
@@ -102,7 +102,7 @@ class Moves:
                     out.append(cmd.StepResult("fail", error=error[0], code=error[1]))
                 elif end is None or end.get("kind") == "interrupted":
                     # The log ends inside a failing step's closing, or a crash cut it after step/end
-                    # (the message is never written; an abort cut there writes the same).
+                    # (the message is never written; an abort with no call open writes the same).
                     out.append(cmd.StepResult("fail"))
         elif phase == STOPPING and kind in (TURN_END, SPLICED):
             out.append(cmd.TurnStopping())
