@@ -1,13 +1,16 @@
 """What a step's own events say about how its turn goes on: families of histories the loop cannot write.
 
 Each test takes a random valid log (the synthetic generator writes the model side of every step,
-aborts and crashes while turn-stopping runs, aborts before an announced call runs, disposals
-and v0.1.5 empty first steps) and turns one spot into a member of a family issue 12 and 16 name:
+aborts and crashes while turn-stopping runs, aborts before an announced call runs or while it
+runs, disposals and v0.1.5 empty first steps) and turns one spot into a member of a family issue
+12 and 16 name:
 
 * a step or a ``blocked`` end right after a step that answered with text (RESULT-6, DECIDE-5);
-* a step closed with a tool call unanswered that is not followed at once by an aborted, error
-  or interrupted end (RESULT-7), or that crash repair closes (it wrote synthetic results) without
-  answering every open call (REPAIR-1);
+* a step closed with a tool call unanswered that is not followed at once by an error or
+  interrupted end (RESULT-7: an abort answers every call), or that crash repair closes (it wrote
+  synthetic results) without answering every open call (REPAIR-1);
+* an aborted step that skips its call's pair, and a skipped call's code on a result of a step
+  that was not aborted (CANCEL-5);
 * a first step emptied of its entry and model call whose turn goes on (STEP-4);
 * a wake "latched" by an abort whose cause is a disposal (TURN-5, CANCEL-4).
 """
@@ -134,6 +137,29 @@ def _empty_first_step(log: Log, data: st.DataObject) -> Log:
     return renumber(log[: i + 1] + log[end:])
 
 
+def _skipped(log: Log, i: int) -> bool:
+    return _type(log, i) == "tool/result" and _data(log, i).get("code") == "TOOL_ABORTED_BEFORE_DISPATCH"
+
+
+def _abort_skips_nothing(log: Log, data: st.DataObject) -> Log:
+    """Drop an aborted step's skipped pair: the step closes with its announced call unanswered."""
+    i = _spots(data, log, _skipped)
+    return renumber(log[: i - 1] + log[i + 1 :])
+
+
+def _skipped_code_without_abort(log: Log, data: st.DataObject) -> Log:
+    """Give a tool/result of a step that goes on (not aborted) the code of a call an abort skipped."""
+
+    def where(log: Log, i: int) -> bool:
+        if _type(log, i) != "tool/result" or "interrupted-tool-result-" in str(_data(log, i).get("message")):
+            return False
+        end = next(j for j in range(i, len(log)) if _type(log, j) in ("step/end", "turn/end"))
+        return _type(log, end) == "step/end" and _goes_on(log, end, ("aborted", "interrupted"))
+
+    i = _spots(data, log, where)
+    return set_path(log, i, ("data", "code"), "TOOL_ABORTED_BEFORE_DISPATCH")
+
+
 def _disposal_latch(log: Log, data: st.DataObject) -> Log:
     i = _spots(data, log, lambda log, i: _kind(log, i) == "aborted" and _type(log, i + 1) == "turn/start")
     return set_path(log, i, ("data", "reason", "reason"), {"kind": "disposed"})
@@ -145,12 +171,14 @@ FAMILIES: dict[str, tuple[Mutation, set[str]]] = {
     # RESULT-7, or REPAIR-1 when crash repair closed that step.
     "tool call left unanswered": (_drop_live_result, {"RESULT-7", "REPAIR-1"}),
     "repair leaves a call unanswered": (_repair_misses_a_call, {"REPAIR-1"}),
+    "an aborted step leaves its call unanswered": (_abort_skips_nothing, {"RESULT-7"}),
+    "a skipped call's code where nothing was aborted": (_skipped_code_without_abort, {"CANCEL-5"}),
     "first step enters nothing": (_empty_first_step, {"STEP-4"}),
     "wake latched by a disposal": (_disposal_latch, {"TURN-5"}),
 }
 
 
-@pytest.mark.rule("RESULT-6", "DECIDE-5", "RESULT-7", "REPAIR-1", "STEP-4", "TURN-5", "CANCEL-4")
+@pytest.mark.rule("RESULT-6", "DECIDE-5", "RESULT-7", "REPAIR-1", "STEP-4", "TURN-5", "CANCEL-4", "CANCEL-5")
 @pytest.mark.parametrize("family", sorted(FAMILIES))
 @SLOW
 @given(data=st.data())

@@ -36,7 +36,9 @@ SCOPE = Scope(1, 3)
 ROOT = Path(__file__).resolve().parents[2]
 # Measured (2026-12-01): of the 91 mutants, these 66 disagree with the model within SCOPE. QUICK
 # are found within about 2 s each (one or two levels), SLOWER need most of the scope; `ci` runs
-# QUICK, `thorough` both.  The other 25 need more ids or commands than SCOPE holds (docs/performance.md).
+# QUICK, `thorough` both.  The other 25 need more ids or commands than SCOPE holds (docs/performance.md),
+# and so do the two added since with LOG-11 and CANCEL-5 (at least five commands: two calls, or a
+# call, a cancel and an answer).
 QUICK = (
     "reject-requeues-batch", "turn-start-after-claim", "step-opened-on-reject", "noop-edits-written",
     "dup-check-target-only", "removed-count-zero", "claim-marked-canceled", "claim-discards",

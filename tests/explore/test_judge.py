@@ -16,7 +16,10 @@ LOG-9 on the model call's own traffic (the judge passed it over unread), a v0.1.
 request preparation after a text answer and a replacing assistant/message (out of the judge's
 scope), TURN-5 after a send that a step/start or claim followed (no latch: the checker), CLAIM-6
 for a model request before a due claim (the checker), LOG-3 and LOG-10 for a boolean step or call
-id (the judge took ``True == 1``), REPAIR-1 for a synthetic result's code (the checker).
+id (the judge took ``True == 1``), REPAIR-1 for a synthetic result's code (the checker); LOG-11
+and CANCEL-5 once the real tool phase settled the order of a step's calls and what an abort does
+to them (decisions.md H1), and TURN-5 for a send before a step/end that another record follows
+(the checker: an aborted step's turn/end follows its step/end at once).
 """
 
 from __future__ import annotations
@@ -61,10 +64,9 @@ OUT_OF_SCOPE = {
     "replacing-assistant-message.events.jsonl": "a replacing assistant/message, which the model does not write",
 }
 # Open disagreements no source settles (tests/explore/judge_families.py, PENDING-DECISION): the
-# judge's verdict is pinned, so settling either side makes this fail and the table shrink.
-PENDING = {
-    "tool-call-after-a-send-in-an-aborted-step.events.jsonl": "invalid",  # tool work after a latching send
-}
+# judge's verdict is pinned, so settling either side makes this fail and the table shrink.  Empty
+# since the real tool phase settled the last two (decisions.md H1; LOG-11, CANCEL-5).
+PENDING: dict[str, str] = {}
 PATHS = (("type",), ("time",), ("data",), ("data", "turn"), ("data", "step"), ("data", "start"),
          ("data", "removedCount"), ("data", "target"), ("data", "outcome"), ("data", "inserted"),
          ("data", "reason"), ("data", "reason", "kind"), ("data", "reason", "reason"), ("data", "id"),
@@ -205,6 +207,33 @@ def empty_first_step() -> Log:
     return _renumber([e for e in log if e["type"] != "user/message"])
 
 
+def tool_results_out_of_call_order() -> Log:
+    """Two calls of a step answered in the other order (LOG-11): the model answers in call order."""
+    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("tool-call"),
+                  cmd.StepResult("tool-call"), cmd.StepResult("tool-result"), cmd.StepResult("tool-result"))
+    first, second = (i for i, e in enumerate(log) if e["type"] == "tool/result")
+    log[first], log[second] = log[second], log[first]
+    return _renumber(log)
+
+
+def drain_after_a_latching_send() -> Log:
+    """A follow-up sent after the abort latches a wake; the started call is drained after it (CANCEL-5)."""
+    return _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("tool-call"),
+                   cmd.Cancel(freeze({"kind": "user"}), keep_inbox=True), cmd.followup(_message("b")),
+                   cmd.StepResult("tool-result"), cmd.StepResult("stop"), cmd.Decide())
+
+
+def announcement_after_a_latching_send() -> Log:
+    """As above, but the call is announced after the send: the send came before the abort (an
+    aborted stream announces no call) and latched nothing, so no turn may start (TURN-5)."""
+    log = drain_after_a_latching_send()
+    send = next(i for i, e in enumerate(log) if e["type"] == "agent/inbox/spliced" and i > 3
+                and "removedCount" not in json.dumps(e))
+    announcement = next(i for i, e in enumerate(log) if e["type"] == "assistant/message")
+    log.insert(announcement, log.pop(send))
+    return _renumber(log)
+
+
 # Each family and the verdict both judges give it.  Crash repair that skipped a synthetic result
 # writes exactly the lines an abort (or failure) cut by a crash between its step/end and its
 # turn/end leaves, which a run of the model writes too: valid (decisions.md G10).  The step after a
@@ -214,14 +243,19 @@ FOUND = {
     "new turn after an abort with no possible latch": (new_turn_without_latch, "invalid"),
     "repair without synthetic tool results": (repair_without_tool_results, "valid"),
     "first step entering nothing, ending normally": (empty_first_step, "invalid"),
+    "tool results out of call order": (tool_results_out_of_call_order, "invalid"),
+    "tool work after a latching send: the drain": (drain_after_a_latching_send, "valid"),
+    "tool work after a latching send: an announcement": (announcement_after_a_latching_send, "invalid"),
 }
 
 
-@pytest.mark.rule("DECIDE-6", "TURN-5", "REPAIR-1", "STEP-4")
+@pytest.mark.rule("DECIDE-6", "TURN-5", "REPAIR-1", "STEP-4", "LOG-11", "CANCEL-5")
 @pytest.mark.parametrize("family", sorted(FOUND))
 def test_the_checker_and_the_judge_agree_on_the_families_of_issue_12(family: str) -> None:
     """The fifth family of issue 12 (``blocked`` where no decision can have happened) needs the
-    step's text answer, which the model does not write: the example logs pin it (DECIDE-5)."""
+    step's text answer, which the model does not write: the example logs pin it (DECIDE-5).  The
+    two families once pending (tool results out of call order, tool work after a latching send)
+    are settled by the real tool phase (decisions.md H1)."""
     make, verdict = FOUND[family]
     log = make()
     judged = judge_events(list(log))

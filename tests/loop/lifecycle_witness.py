@@ -90,6 +90,12 @@ def tool_result(turn: int, step: int, call: str) -> Shape:
                                                                                False)})
 
 
+def skipped_result(turn: int, step: int, call: str) -> Shape:
+    """CANCEL-5: an aborted step's error result for a call whose tool never started."""
+    message = _tool_message(f"tool-result-{call}", call, "tool call aborted before dispatch", True)
+    return ("tool/result", {"turn": turn, "step": step, "message": message, "code": "TOOL_ABORTED_BEFORE_DISPATCH"})
+
+
 def synthetic_result(turn: int, step: int | None, call: str, started: bool, seq: int) -> Shape:
     """REPAIR-1: crash repair's error result for a call nothing answered."""
     code = "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED"

@@ -41,6 +41,7 @@ from loop.lifecycle_witness import (
     error_end,
     schema_valid,
     shape,
+    skipped_result,
     synthetic_result,
     tool_call,
     tool_result,
@@ -206,7 +207,15 @@ class AgentMachine(RuleBasedStateMachine):
         elif isinstance(command, cmd.Decide | cmd.StepResult | cmd.TurnStopping):
             assert run is not None
             if run.aborted is not None:  # CANCEL-3: the abort wins over any answer
-                closing: list[Shape] = [(STEP_END, {"turn": run.turn, "step": run.step})] * (before.phase == STEPPING)
+                drains = isinstance(command, cmd.StepResult) and command.kind == "tool-result"
+                if drains and run.calls and run.calls[0][1]:  # CANCEL-5: a started tool finished; the step goes on
+                    assert (got, after.phase) == ([tool_result(run.turn, run.step, run.calls[0][0])], STEPPING)
+                    return
+                # CANCEL-5: the started calls answered, a skipped pair per call never started, in call order.
+                closing: list[Shape] = [record for call, started in run.calls for record in (
+                    [tool_result(run.turn, run.step, call)] if started
+                    else [tool_call(run.turn, run.step, call), skipped_result(run.turn, run.step, call)])]
+                closing += [(STEP_END, {"turn": run.turn, "step": run.step})] * (before.phase == STEPPING)
                 closing.append(turn_end(run.turn, {"kind": "aborted", "reason": thaw(run.aborted)}))
                 assert got[: len(closing)] == closing
                 assert (len(got) > len(closing)) == (run.wake_requested and before.inbox.has_pending)  # CANCEL-4
@@ -262,9 +271,10 @@ class AgentMachine(RuleBasedStateMachine):
         if command.kind == "request-error" and command.retry:
             assert (got, after.phase) == ([], STEPPING)  # RESULT-3: retried inside the same step
             return
-        if command.kind == "tool-call":  # a point inside the step: the call is announced, maybe started
+        if command.kind == "tool-call":  # a point inside the step: the call is announced, maybe a tool starts
             call = f"call-{run.turn}.{run.step}.{run.announced + 1}"
-            assert got == [announcement(run.turn, run.step, call)] + [tool_call(run.turn, run.step, call)] * (
+            oldest = next((c for c, started in run.calls if not started), call)  # LOG-11: the oldest waiting starts
+            assert got == [announcement(run.turn, run.step, call)] + [tool_call(run.turn, run.step, oldest)] * (
                 command.started
             )
             assert after.phase == STEPPING

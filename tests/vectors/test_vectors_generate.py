@@ -11,7 +11,7 @@
 The hand-written cases' probes prove, on the model, the rules checkable from commands: NORM-1,
 NORM-2, NORM-3, NORM-5, SPLICE-1, SPLICE-3, SPLICE-7, SPLICE-9, INPUT-1, INPUT-2, INPUT-3,
 INPUT-4, DECIDE-1, DECIDE-2, DECIDE-3, RESULT-1, RESULT-2, RESULT-3, RESULT-4, CHAIN-1,
-CANCEL-2, CANCEL-4.
+CANCEL-2, CANCEL-4, CANCEL-5.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ COMMANDS_RULES = (
     "CLAIM-7",
     "INPUT-3", "TURN-4", "INPUT-4", "DECIDE-1", "DECIDE-2", "DECIDE-3", "DECIDE-4", "DECIDE-7", "DECIDE-8",
     "DECIDE-9", "RESULT-1", "RESULT-2", "RESULT-3", "RESULT-4", "CHAIN-1", "CHAIN-2", "CANCEL-1", "CANCEL-2",
-    "CANCEL-3", "CANCEL-4", "WORK-1", "WORK-2", "REPAIR-4", "LOG-6",
+    "CANCEL-3", "CANCEL-4", "CANCEL-5", "WORK-1", "WORK-2", "REPAIR-4", "LOG-6",
 )
 VECTOR = validator("vector.schema.json")
 

@@ -121,6 +121,11 @@ class Agent {
     this.expect(STEPPING, 'step-result');
     const run = this.run;
     if (run.aborted) {
+      // CANCEL-5: no tool starts after the abort; a started one that finished is answered and the
+      // step stays open; any other answer drains the started calls and skips the others.
+      if (result.kind === 'tool-result' && run.calls.length > 0 && run.calls[0].started) return this.answerCalls(1);
+      this.answerCalls(run.calls.filter((c) => c.started).length);
+      this.skipCalls();
       this.closeStep();
       return this.endTurn({ kind: 'aborted', reason: run.abort }); // CANCEL-3
     }
@@ -186,8 +191,8 @@ class Agent {
     const block = { type: 'tool-call', id, name: 'tool', arguments: '{}' };
     const message = { id: `assistant-${id}`, role: 'assistant', content: [block], source: { kind: 'model' } };
     this.session.append('assistant/message', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append' });
-    if (started) this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' });
-    run.calls.push({ id, started });
+    run.calls.push({ id, started: false });
+    if (started) this.startCall(); // LOG-11: the oldest call not started yet, this one if none is older
     return undefined;
   }
 
@@ -214,6 +219,20 @@ class Agent {
     }
     run.calls = run.calls.slice(done.length);
     return undefined;
+  }
+
+  // CANCEL-5: each announced call that never started gets its tool/call and an error tool/result.
+  skipCalls() {
+    const run = this.run;
+    for (const { id } of run.calls) {
+      this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' });
+      const text = 'tool call aborted before dispatch';
+      const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text }], isError: true }];
+      const message = { id: `tool-result-${id}`, role: 'user', source: { kind: 'tool', callId: id }, content };
+      const data = { turn: run.turn, step: run.step, message, code: 'TOOL_ABORTED_BEFORE_DISPATCH' };
+      this.session.append('tool/result', data, { surfaceOp: 'append' });
+    }
+    run.calls = [];
   }
 
   closeStep() {

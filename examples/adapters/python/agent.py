@@ -122,7 +122,13 @@ class Agent:
 
     def step_result(self, result: dict, tool_insert: Callable[[dict], None]) -> None:
         turn = self.expect("step-result")
-        if turn.aborted:  # CANCEL-3: the step closes, the turn ends aborted; the result is not used
+        if turn.aborted:  # CANCEL-3, CANCEL-5: no tool starts; the started ones are answered, the rest skipped
+            if result["kind"] == "tool-result" and turn.calls and turn.calls[0][1]:
+                self.answer(turn, turn.calls[:1])  # a started tool finished: the step stays open
+                turn.calls = turn.calls[1:]
+                return None
+            self.answer(turn, [c for c in turn.calls if c[1]], skipped=[c for c in turn.calls if not c[1]])
+            turn.calls = []
             self.close_step()
             return self.end_turn({"kind": "aborted", "reason": turn.abort})
         kind = result["kind"]
@@ -161,28 +167,31 @@ class Agent:
             message = {"id": f"assistant-{call}", "role": "assistant", "content": [block], "source": {"kind": "model"}}
             self.session.append("assistant/message", {"turn": turn.number, "step": turn.step, "message": message},
                                 surface_op="append")
-            if started:
-                self.session.append("tool/call", _tool_call(turn, call))
-            turn.calls.append([call, started])
-        elif kind == "tool-start":
+            turn.calls.append([call, False])
+        if kind == "tool-start" or (kind == "tool-call" and started):  # LOG-11: the oldest not started starts
             waiting = next((c for c in turn.calls if not c[1]), None)  # the oldest not started
             if waiting is not None:
                 self.session.append("tool/call", _tool_call(turn, waiting[0]))
                 waiting[1] = True
-        elif turn.calls:  # tool-result: the oldest pending call's tool finished
+        elif kind == "tool-result" and turn.calls:  # the oldest pending call's tool finished
             self.answer(turn, turn.calls[:1])
             turn.calls = turn.calls[1:]
 
-    def answer(self, turn: Turn, calls: list[list]) -> None:
-        for call, started in calls:
+    def answer(self, turn: Turn, calls: list[list], skipped: list[list] | None = None) -> None:
+        """Each call's tool/result, in call order (its tool/call first if it had not started); a
+        ``skipped`` call (an aborted step's, never started) gets an error result (CANCEL-5)."""
+        for (call, started), skip in [(c, False) for c in calls] + [(c, True) for c in skipped or []]:
             if not started:
                 self.session.append("tool/call", _tool_call(turn, call))
-            content = [{"type": "tool-result", "toolCallId": call, "content": [{"type": "text", "text": "done"}],
-                        "isError": False}]
+            text = "tool call aborted before dispatch" if skip else "done"
+            content = [{"type": "tool-result", "toolCallId": call, "content": [{"type": "text", "text": text}],
+                        "isError": skip}]
             message = {"id": f"tool-result-{call}", "role": "user", "source": {"kind": "tool", "callId": call},
                        "content": content}
-            self.session.append("tool/result", {"turn": turn.number, "step": turn.step, "message": message},
-                                surface_op="append")
+            data = {"turn": turn.number, "step": turn.step, "message": message}
+            if skip:
+                data["code"] = "TOOL_ABORTED_BEFORE_DISPATCH"
+            self.session.append("tool/result", data, surface_op="append")
 
     def turn_stopping(self, run_actions: Callable[[], str | None], raises: str | None) -> None:
         turn = self.expect("turn-stopping")

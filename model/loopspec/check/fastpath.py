@@ -27,12 +27,13 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
     """Feed every line of ``stream`` to ``checker``; the number of lines read.
 
     The checker's position (next seq, last time, open turn and step, whether the model side has
-    begun) is copied into local variables and back around every call to the general path.
+    begun, and no call skipped by an abort: CANCEL-5 refuses a chunk there) is copied into local
+    variables and back around every call to the general path.
     """
     loads, general = fast_loads, checker.feed_event
     proof = REFUSE_REPEATED_KEYS
     next_seq, last_time = checker.next_seq, checker.prev_time
-    turn, step, hot = checker.turn, checker.step, checker.model_started
+    turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
     line_no = 0
     for line in stream:
         line_no += 1
@@ -67,6 +68,6 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
                 continue
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time
-        turn, step, hot = checker.turn, checker.step, checker.model_started
+        turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
     checker.next_seq, checker.prev_time = next_seq, last_time
     return line_no

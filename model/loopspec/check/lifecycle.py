@@ -7,9 +7,9 @@ state as the log says, which re-synchronises the checker after a violation under
 
 from __future__ import annotations
 
-from loopspec.check import outcome
+from loopspec.check import outcome, step_calls
 from loopspec.check.outcome import REPAIR_ENDS
-from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, NO_ENTRY, STEPPING, UNANSWERED, CheckState
+from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, IDLE, STEPPING, CheckState
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
@@ -76,7 +76,7 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
     st.step = None
     st.model_started = False
     st.steps_in_turn = 0
-    st.send_since_end = st.chain = st.latch = st.nt_send_in_turn = False
+    st.send_since_end = st.chain = st.latch = st.nt_send_in_turn = st.quiet_since_step_end = False
     st.after, st.turn_ends = ANY, False
     # TURN-4, CLAIM-1: the first boundary owes all of next-step, then one next-turn message.
     st.due_ns = st.ns_len() > 0
@@ -252,7 +252,7 @@ def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: i
                    "step enters what was claimed.")
     # TURN-5, CANCEL-4: the loop checks for an abort right before writing step/start, so a send
     # before it came before the abort and latched nothing.
-    st.nt_send_in_turn = False
+    st.nt_send_in_turn = st.quiet_since_step_end = False
     open_step(st, step if step >= 0 else expected)
 
 
@@ -265,6 +265,7 @@ def open_step(st: CheckState, step: int) -> None:
     st.model_started = False
     st.calls = set()
     st.announced = set()
+    step_calls.reset(st)
     st.claim_batch = []
 
 
@@ -282,10 +283,12 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
     st.model_started = False
     st.calls = set()
     st.announced = set()
+    step_calls.reset(st)
     st.claim_batch = []
     # CLAIM-6: with next-step non-empty the next boundary's claim is due at once, unless the step
-    # was aborted or failed (RESULT-7): then its turn/end comes next.
-    st.due_ns, st.due_nt = st.ns_len() > 0 and st.after not in (UNANSWERED, NO_ENTRY), False
+    # was aborted or failed (RESULT-7, CANCEL-5): then its turn/end comes next.
+    st.due_ns, st.due_nt = st.ns_len() > 0 and st.after not in ENDS_AT_ONCE, False
+    st.quiet_since_step_end = True  # TURN-5: the next record says whether an abort came before this step/end
     st.phase = CLAIM_DUE if st.due_ns else AFTER_STEP
 
 

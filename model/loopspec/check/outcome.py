@@ -1,8 +1,8 @@
 """What a closed step's own events say about how its turn may go on (RESULT-6, RESULT-7, STEP-4,
-DECIDE-5, DECIDE-6, REPAIR-1).
+DECIDE-5, DECIDE-6, REPAIR-1, CANCEL-5).
 
 A crash can fall between any two appends (a kill is not an await), so a step the live loop closed
-with a call open, right before its aborted or error ``turn/end``, may be followed by crash repair's
+with a call open, right before its error ``turn/end``, may be followed by crash repair's
 ``interrupted`` instead; only a step that shows repair's synthetic results is known to be repair's.
 
 A real step shows its outcome in the log: the model's answer is its last ``assistant/message``
@@ -14,11 +14,13 @@ side.  At ``step/end`` :func:`close_step` reads those events into :attr:`CheckSt
   end: with next-step empty the loop runs turn-stopping and ends the turn; only input steered in
   meanwhile makes another boundary, whose claim comes first (RESULT-6, and no decision — so no
   ``blocked`` — without that claim, DECIDE-5);
-* a tool call left unanswered, or a step that had to enter something and entered nothing and
-  made no model call, was aborted or failed: its ``turn/end`` (aborted or error) comes next, or
-  crash repair's ``interrupted`` when a crash fell between the two appends (RESULT-7, STEP-4,
-  DECIDE-6); crash repair that answered some open calls before closing the step must have
-  answered all (REPAIR-1);
+* a tool call left unanswered means a failure (an abort answers every call, CANCEL-5): its
+  ``turn/end`` ``error`` comes next (RESULT-7); a call skipped before dispatch means an abort: its
+  ``turn/end`` ``aborted`` comes next (CANCEL-5); a step that had to enter something and entered
+  nothing and made no model call was aborted or failed: its ``turn/end`` (aborted or error) comes
+  next (STEP-4, DECIDE-6) — in each case or crash repair's ``interrupted`` when a crash fell
+  between the two appends; crash repair that answered some open calls before closing the step
+  must have answered all (REPAIR-1);
 * anything else (tool calls all answered: the turn continues, or a tool concluded it; no model
   side at all, as the model's own logs write steps) leaves what follows to the phase — except that
   a claim after a ``step/end`` that left next-step empty shows turn-stopping ran, so the step set
@@ -27,10 +29,15 @@ side.  At ``step/end`` :func:`close_step` reads those events into :attr:`CheckSt
 
 from __future__ import annotations
 
-from loopspec.check.state import AFTER_STEP, ANY, NO_ENTRY, TEXT_ANSWER, UNANSWERED, CheckState
+from types import MappingProxyType
+
+from loopspec.check.state import AFTER_STEP, ANY, ENDS_AT_ONCE, NO_ENTRY, SKIPPED, TEXT_ANSWER, UNANSWERED, CheckState
+from loopspec.check.step_calls import CANCEL_5_WHY
 
 REPAIR_ENDS = frozenset({"interrupted", "forked"})  # crash repair, and v0.1.7's fork cut
-ABORT_ENDS = frozenset({"aborted", "error"})
+# The ends that may follow each kind of step that ends its turn at once (besides crash repair's).
+ENDS_AFTER = MappingProxyType({UNANSWERED: frozenset({"error"}), SKIPPED: frozenset({"aborted"}),
+                               NO_ENTRY: frozenset({"aborted", "error"})})
 
 
 def open_entry(st: CheckState, step: int) -> None:
@@ -52,6 +59,11 @@ def close_step(st: CheckState) -> None:
                    "error tool/result for every call the step announced or started that nothing answered, before "
                    "its step/end.")
         st.after = ANY
+    elif st.skipping:
+        if st.unanswered:
+            st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {st.unanswered} unanswered after "
+                       "a call its abort skipped", CANCEL_5_WHY)
+        st.after = SKIPPED
     elif pending:
         st.after = UNANSWERED
         st.after_calls = tuple(sorted(pending))
@@ -75,10 +87,12 @@ def _ended_early(st: CheckState, what: str) -> None:
     if st.after == UNANSWERED:
         st.violate("RESULT-7", f"{what} after step {step} closed with tool call(s) {list(st.after_calls)} "
                    "unanswered",
-                   "The tool phase answers every call the model made before the step ends normally; a step that "
-                   "closes with a call unanswered was aborted or failed, and its turn/end (aborted or error) is "
-                   "the next record, written in the same finally chain (or crash repair's interrupted, when a "
-                   "crash fell in between).")
+                   "The tool phase answers every call the model made before the step ends, also when the step "
+                   "is aborted (CANCEL-5); a step that closes with a call unanswered failed, and its turn/end "
+                   "error is the next record, written in the same finally chain (or crash repair's interrupted, "
+                   "when a crash fell in between).")
+    elif st.after == SKIPPED:
+        st.violate("CANCEL-5", f"{what} after step {step}, whose abort skipped a call", CANCEL_5_WHY)
     else:
         st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call",
                    _NO_ENTRY_WHY[entry_rule(st)])
@@ -99,13 +113,13 @@ _NO_ENTRY_WHY = {
 def before_edit(st: CheckState, what: str = "a public edit") -> None:
     """A public edit (or a model request) after a step/end: none after an aborted or failed step, whose
     turn/end is written at once."""
-    if st.step is None and st.after in (UNANSWERED, NO_ENTRY):
+    if st.step is None and st.after in ENDS_AT_ONCE:
         _ended_early(st, what)
 
 
 def before_claim(st: CheckState) -> None:
-    """A claim record after a step/end (RESULT-7, STEP-4, DECIDE-6)."""
-    if st.after in (UNANSWERED, NO_ENTRY):
+    """A claim record after a step/end (RESULT-7, STEP-4, DECIDE-6, CANCEL-5)."""
+    if st.after in ENDS_AT_ONCE:
         _ended_early(st, "a claim")
 
 
@@ -120,13 +134,13 @@ def claim_after_stopping(st: CheckState) -> None:
     something.  This is what shows the settled end in a log with no ``assistant/message``, as the
     model writes steps.
     """
-    if st.after not in (UNANSWERED, NO_ENTRY):
+    if st.after not in ENDS_AT_ONCE:
         st.turn_ends = True
 
 
 def before_step(st: CheckState, turn: int, step: int) -> None:
     """``step/start`` after a step/end: RESULT-6 after a text answer with no claim since."""
-    if st.after in (UNANSWERED, NO_ENTRY):
+    if st.after in ENDS_AT_ONCE:
         _ended_early(st, f"step/start {turn}.{step}")
     elif st.after == TEXT_ANSWER and st.phase == AFTER_STEP:
         st.violate("RESULT-6", f"step/start {turn}.{step} right after step {st.turn}.{st.steps_in_turn} answered "
@@ -146,7 +160,7 @@ def before_end(st: CheckState, kind: str) -> bool:
                    "blocked is what a pre-step decision's reject writes, and a decision is taken only at a boundary, "
                    "right after its claim. A step that answered with text sets the turn's end; with nothing "
                    "steered in and claimed no boundary follows it, so no decision could reject anything.")
-    elif after in (UNANSWERED, NO_ENTRY) and kind and kind not in ABORT_ENDS | REPAIR_ENDS:
+    elif after in ENDS_AT_ONCE and kind and kind not in ENDS_AFTER[after] | REPAIR_ENDS:
         _ended_early(st, f"turn/end {kind}")
     else:
         return False

@@ -1,8 +1,8 @@
 """``agent/inbox/spliced`` in the log: fold, record shape, and where claims may sit.
 
 Rules: FOLD-1 … FOLD-3 and DATA-2 (via the inbox tracker), SPLICE-2, SPLICE-4, SPLICE-6 (the
-writer's exact record shapes), CLAIM-1, CLAIM-2, CLAIM-3, CLAIM-6 (claims), and the TURN-5
-bookkeeping of send-shaped insertions.
+writer's exact record shapes), CLAIM-1, CLAIM-2, CLAIM-3, CLAIM-6 (claims), the TURN-5
+bookkeeping of send-shaped insertions, and none between an aborted step's skipped calls (CANCEL-5).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 from loopspec.check import outcome
 from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, SpliceEffect
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
+from loopspec.check.step_calls import after_skipping
 from loopspec.data.errors import InvalidEvent
 
 _FOLD_WHY = {
@@ -33,6 +34,7 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
                    + _FOLD_WHY.get(err.rule, ""))
         return
     st.last_effect = effect
+    after_skipping(st, "an agent/inbox/spliced record")  # CANCEL-5: no send or cancel between skipped calls
     removed = effect.removed_n
     if effect.removed_count == 0:
         st.violate("SPLICE-4", "removedCount is written as 0",
@@ -65,6 +67,10 @@ def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
                    "same synchronous run of the driver: nothing is written between its turn/end and the next "
                    "turn/start except by a crash (crash repair's end-seed).")
         st.chain = False
+    if st.quiet_since_step_end and st.step is None:
+        # TURN-5: an aborted step's step/end is followed directly by its turn/end, so the abort came
+        # after this step/end, and a send inside the step came before it and latched nothing.
+        st.nt_send_in_turn = st.quiet_since_step_end = False
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = "turn/start" if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
@@ -107,7 +113,7 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     if st.phase == AFTER_STEP:
         outcome.claim_after_stopping(st)  # DECIDE-6: only turn-stopping lets input in before this claim
     # TURN-5, CANCEL-4: the loop checks for an abort before every claim; a send before it latched nothing.
-    st.nt_send_in_turn = False
+    st.nt_send_in_turn = st.quiet_since_step_end = False
     if st.phase == CLAIM_DUE:
         if st.due_ns and effect.target == NEXT_TURN:
             if first:

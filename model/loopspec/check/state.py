@@ -22,8 +22,10 @@ from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
 IDLE, CLAIM_DUE, DECIDING, STEPPING, AFTER_STEP = "idle", "claim-due", "deciding", "stepping", "after-step"
 # What the last closed step's own events say about how its turn goes on (loopspec.check.outcome):
 # nothing beyond the phase; a text answer settled the turn's end (RESULT-6); a tool call left
-# unanswered (RESULT-7) or an entry that never happened (STEP-4, DECIDE-6) mean an abort or failure.
-ANY, TEXT_ANSWER, UNANSWERED, NO_ENTRY = "", "text-answer", "unanswered", "no-entry"
+# unanswered (RESULT-7) means a failure, an entry that never happened (STEP-4, DECIDE-6) an abort or
+# failure, and a call skipped before dispatch (CANCEL-5) an abort: in each, the turn/end comes next.
+ANY, TEXT_ANSWER, UNANSWERED, NO_ENTRY, SKIPPED = "", "text-answer", "unanswered", "no-entry", "skipped"
+ENDS_AT_ONCE = (UNANSWERED, NO_ENTRY, SKIPPED)
 
 CONTEXT = 5
 SHOWN_IDS = 8
@@ -67,6 +69,7 @@ class CheckState:
         "last_end",
         "last_turn",
         "latch",
+        "latch_stash",
         "line",
         "model_started",
         "needs_entry",
@@ -75,14 +78,19 @@ class CheckState:
         "options",
         "phase",
         "prev_time",
+        "quiet_since_step_end",
         "repairing",
         "repeats",
         "send_since_end",
         "seq",
+        "skipping",
+        "started_at",
         "step",
         "steps_in_turn",
         "turn",
         "turn_ends",
+        "unanswered",
+        "unstarted",
         "violations",
     )
 
@@ -112,6 +120,11 @@ class CheckState:
         self.announced: set[str] = set()
         self.answered: set[str] = set()  # RESULT-7: call ids the open step's tool/results answer
         self.answer_calls: tuple[str, ...] | None = None  # tool calls of the step's last assistant/message
+        self.unstarted: list[str] = []  # LOG-11: the open step's announced calls not started, in call order
+        self.unanswered: list[str] = []  # LOG-11: its announced or started calls not answered, in call order
+        self.started_at: tuple[int, str] | None = None  # CANCEL-5: the seq and call of the last tool/call
+        self.skipping = False  # CANCEL-5: the open step answered a call skipped by its abort
+        self.latch_stash = False  # TURN-5: nt_send_in_turn before the last tool/call (a skipped one keeps it)
         self.needs_entry = False  # STEP-4, DECIDE-6: the open step must enter a message
         self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the open step
         self.after = ANY  # what the last closed step says may follow it
@@ -121,6 +134,7 @@ class CheckState:
         self.chain = False  # CHAIN-1 allows the next turn/start
         self.latch = False  # CANCEL-4 allows the next turn/start
         self.nt_send_in_turn = False
+        self.quiet_since_step_end = False  # TURN-5: no record since the last step/end (its turn/end may come)
         self.last_end: str | None = None
         self.expect_end_seed = False  # REPAIR-2: the event after turn/end interrupted
         self.after_end_seed = False

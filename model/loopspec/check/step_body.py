@@ -1,5 +1,6 @@
 """Events inside a step: entered messages and the model side (spec rules STEP-3, STEP-4, LOG-3,
-LOG-4, LOG-7, VARIANT-1, REPAIR-3 for synthetic tool results).
+LOG-4, LOG-7, VARIANT-1, REPAIR-3 for synthetic tool results; the order of a step's tool calls and
+an aborted step's skipped ones, LOG-11 and CANCEL-5, in :mod:`loopspec.check.step_calls`).
 
 The model side (``request/*``, ``assistant/*``, ``tool/*``) is outside the model's scope except
 for where it may sit; these handlers check only that, plus the tool call/result pairing.
@@ -7,11 +8,11 @@ for where it may sit; these handlers check only that, plus the tool call/result 
 
 from __future__ import annotations
 
-from loopspec.check import outcome
+from loopspec.check import outcome, step_calls
 from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import open_step
 from loopspec.check.state import CLAIM_DUE, CheckState
-from loopspec.check.step_calls import LOG_10_WHY
+from loopspec.check.step_calls import LOG_10_WHY, after_skipping
 
 SYNTHETIC_RESULT = "interrupted-tool-result-"  # REPAIR-1: ids of crash repair's tool results
 SYNTHETIC_CODES = frozenset({"TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"})  # REPAIR-1: and their codes
@@ -100,6 +101,7 @@ def on_request(st: CheckState, event: dict[str, object], data: object, seq: int)
         return
     if st.step is None:
         _between_records(st, etype)
+    after_skipping(st, etype)  # CANCEL-5: an aborted step's closing writes nothing else
     _model_side(st, etype)
 
 
@@ -118,6 +120,7 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
     etype = str(event.get("type"))
     if not _names_open_step(st, etype, data):
         return
+    after_skipping(st, etype)  # CANCEL-5: an aborted step's closing writes nothing else
     _model_side(st, etype)
     if etype == "assistant/message":
         message = data.get("message") if isinstance(data, dict) else None
@@ -130,6 +133,7 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
             if call in st.announced:  # LOG-10: one announcement per call
                 st.violate("LOG-10", f"assistant/message announces call {call!r} again", LOG_10_WHY)
             st.announced.add(call)
+        step_calls.announce(st, tuple(c for c in dict.fromkeys(calls) if c not in st.unanswered))  # LOG-11
         st.answer_calls = calls  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
 
 
@@ -144,6 +148,7 @@ def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: in
         if call not in st.announced or call in st.calls:  # LOG-10: a call starts once, after its announcement
             what = "again" if call in st.calls else "though no assistant/message of the step announced it"
             st.violate("LOG-10", f"tool/call starts call {call!r} {what}", LOG_10_WHY)
+        step_calls.start(st, call, seq)  # LOG-11, CANCEL-5
         st.calls.add(call)
 
 
@@ -197,6 +202,7 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")
+    step_calls.answer(st, ids, seq, code, synthetic)  # LOG-11, CANCEL-5
     st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
     st.announced.difference_update(ids)
 

@@ -1,11 +1,96 @@
-"""LOG-10: a step's tool calls pair one to one.
+"""A step's tool calls: they pair one to one (LOG-10), start and are answered in announcement order
+(LOG-11), and an aborted step answers the calls it never started with a skipped pair (CANCEL-5).
 
-The handlers of :mod:`loopspec.check.step_body` judge each announcement, start and answer of a
-call; what a step that closes with a call still open says about how its turn goes on is
-RESULT-7's, judged by :mod:`loopspec.check.outcome`.
+The handlers of :mod:`loopspec.check.step_body` call these for each announcement, start and
+answer of a call; what a step that closes with a call still open says about how its turn goes on
+is RESULT-7's, judged by :mod:`loopspec.check.outcome`.
+
+The tool phase starts a step's calls one by one in the order the model announced them and
+commits their results through a contiguous index, so the call a ``tool/call`` starts is always
+the oldest announced call not started yet, and the call a ``tool/result`` answers is always the
+oldest one not answered yet — crash repair's synthetic results (REPAIR-1) and an aborted step's
+skipped calls included.  An abort starts nothing more: the tools already started finish and are
+answered (sends and cancels may come in between), then each call never started gets a
+``tool/call`` and right after it an error ``tool/result`` with code ``TOOL_ABORTED_BEFORE_DISPATCH``,
+and the step and turn close with nothing else in between.  A send that an announcement or a
+dispatched start follows came before the abort, so it latched no wake (TURN-5).
 """
 
 from __future__ import annotations
 
+from loopspec.check.state import CheckState
+
+SKIPPED_CODE = "TOOL_ABORTED_BEFORE_DISPATCH"  # CANCEL-5: the code of an aborted step's skipped calls
 LOG_10_WHY = ("A step's model answer announces each tool call once (assistant/message), its tool starts it once "
               "(tool/call) and answers it once (tool/result).")
+LOG_11_WHY = ("The tool phase starts a step's calls in the order the model announced them (a parallel pool "
+              "always starts the next call in order) and commits each result only after the results of every "
+              "earlier call of the step; crash repair and an aborted step answer what is left in that order too.")
+CANCEL_5_WHY = ("An abort during the tool phase starts no further call: the started tools finish and are answered, "
+                "then each call never started gets its tool/call and, right after it, an error tool/result with "
+                "code TOOL_ABORTED_BEFORE_DISPATCH, in call order; then step/end and the aborted turn/end follow "
+                "with nothing in between. That code is written nowhere else.")
+
+
+def announce(st: CheckState, calls: tuple[str, ...]) -> None:
+    """An ``assistant/message`` announcing ``calls``: they queue to start and to be answered (LOG-11)."""
+    if calls:
+        st.nt_send_in_turn = False  # TURN-5: an aborted stream announces no call, so a send before came earlier
+    st.unstarted += calls
+    st.unanswered += calls
+
+
+def start(st: CheckState, call: str, seq: int) -> None:
+    """A ``tool/call`` starting ``call``: the oldest announced call not started yet (LOG-11)."""
+    if call in st.unstarted:
+        if st.unstarted[0] != call:
+            st.violate("LOG-11", f"tool/call starts call {call!r} before call {st.unstarted[0]!r}, announced earlier",
+                       LOG_11_WHY)
+        st.unstarted.remove(call)
+    elif call not in st.unanswered:
+        st.unanswered.append(call)  # LOG-10 reports a start of a call never announced
+    st.started_at = (seq, call)
+    # TURN-5: no call starts after an abort, so a send before this start latched nothing, unless
+    # this is a skipped call's tool/call (its result, next, gives the send back: skipped_pair).
+    st.latch_stash, st.nt_send_in_turn = st.nt_send_in_turn, False
+
+
+def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool) -> None:
+    """A ``tool/result`` answering ``ids``: the oldest calls not answered yet (LOG-11); an aborted
+    step's skipped call right after its ``tool/call`` and, once one is skipped, only more (CANCEL-5)."""
+    for call in ids:
+        if call in st.unanswered:
+            if st.unanswered[0] != call:
+                st.violate("LOG-11", f"tool/result answers call {call!r} before call {st.unanswered[0]!r}, "
+                           "announced or started earlier", LOG_11_WHY)
+            st.unanswered.remove(call)
+        if synthetic and call in st.unstarted:
+            st.unstarted.remove(call)
+    if code == SKIPPED_CODE and not synthetic:
+        _skipped_pair(st, ids, seq)
+    elif st.skipping and not synthetic:
+        st.violate("CANCEL-5", f"tool/result for {ids} after a call the step's abort skipped", CANCEL_5_WHY)
+
+
+def _skipped_pair(st: CheckState, ids: list[str], seq: int) -> None:
+    if len(ids) != 1 or st.started_at != (seq - 1, ids[0]):
+        st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} for {ids}, not right after the tool/call of "
+                   "its call", CANCEL_5_WHY)
+    else:
+        st.nt_send_in_turn = st.latch_stash  # TURN-5: the skipped call's tool/call says nothing of the abort
+    st.skipping = True
+
+
+def after_skipping(st: CheckState, what: str) -> None:
+    """``what`` (a model-side event or an inbox record) inside a step whose abort already skipped a call."""
+    if st.skipping and st.step is not None:
+        st.violate("CANCEL-5", f"{what} after a call step {st.turn}.{st.step}'s abort skipped", CANCEL_5_WHY)
+        st.skipping = False  # re-synchronise (--all)
+
+
+def reset(st: CheckState) -> None:
+    """A step opens or closes: no call of it is pending any more."""
+    st.unstarted = []
+    st.unanswered = []
+    st.started_at = None
+    st.skipping = False

@@ -170,10 +170,14 @@ class _Session:
         self.write("turn/end", {"turn": turn, "reason": reason})
         return False
 
-    def abort(self, turn: int, step: int | None) -> bool:
+    def abort(self, turn: int, step: int | None, drained: tuple[str, int] | None = None,
+              skipped: str | None = None) -> bool:
         """cancel(): clear then abort, or keepInbox with maybe a waking send that latches (CANCEL-1, -4).
 
-        A disposal (cause ``disposed``) is a cancel too, but a send into it latches nothing.
+        A disposal (cause ``disposed``) is a cancel too, but a send into it latches nothing.  In a
+        step's tool phase the abort starts nothing more: a started call (``drained``, its call id and
+        tool/call seq) is answered after the abort, and an announced call never started
+        (``skipped``) gets its tool/call and an error tool/result (CANCEL-5).
         """
         latched = False
         cause = "disposed" if self.choose(4) == 0 else "user"
@@ -182,6 +186,12 @@ class _Session:
         elif self.choose(2):
             self.send(NT)
             latched = cause != "disposed"
+        if drained is not None:
+            self.result(turn, step, *drained)
+        if skipped is not None:
+            call_seq = self.write("tool/call", {"turn": turn, "step": step, "callId": skipped, "name": "read",
+                                                "arguments": "{}"})
+            self.result(turn, step, skipped, call_seq, skipped=True)
         if step is not None:
             self.write("step/end", {"turn": turn, "step": step})
         self.write("turn/end", {"turn": turn, "reason": {"kind": "aborted", "reason": {"kind": cause}}})
@@ -201,6 +211,16 @@ class _Session:
         self.write("turn/end", {"turn": turn, "reason": {"kind": "interrupted"}}, same_time=True)
         self.write("session/end-seed", {})
         return False
+
+    def result(self, turn: int, step: int | None, call: str, call_seq: int, skipped: bool = False) -> None:
+        """A call's tool/result; a skipped one is the error an aborted step writes (CANCEL-5)."""
+        content = [{"type": "text", "text": "tool call aborted before dispatch"}] if skipped else []
+        data: Event = {"turn": turn, "step": step, "message": {
+            "id": f"r{self.seq}", "role": "user", "source": {"kind": "tool", "callId": call},
+            "content": [{"type": "tool-result", "toolCallId": call, "content": content, "isError": skipped}]}}
+        if skipped:
+            data["code"] = "TOOL_ABORTED_BEFORE_DISPATCH"
+        self.write("tool/result", data, surfaceOp="append", sourceEventSeqs=[call_seq])
 
     def step(self, turn: int, step: int, batch: list[Event]) -> bool | None:
         """One step; None when the turn goes on to another boundary, else what :meth:`turn` returns."""
@@ -232,14 +252,13 @@ class _Session:
             if self.choose(5) == 0:
                 return self.crash(turn, step, [call])  # the model announced a call that never started
             if self.choose(8) == 0:
-                return self.abort(turn, step)  # aborted before the call ran: it stays unanswered (RESULT-7)
+                return self.abort(turn, step, skipped=call)  # aborted before the call ran (CANCEL-5)
             call_seq = self.write("tool/call", {**scope, "callId": call, "name": "read", "arguments": "{}"})
             if self.choose(3) == 0:
                 self.send(NS)  # steering while the tool runs
-            self.write("tool/result", {**scope, "message": {
-                "id": f"r{self.seq}", "role": "user", "source": {"kind": "tool", "callId": call},
-                "content": [{"type": "tool-result", "toolCallId": call, "content": [], "isError": False}]}},
-                surfaceOp="append", sourceEventSeqs=[call_seq])
+            if self.choose(8) == 0:
+                return self.abort(turn, step, drained=(call, call_seq))  # aborted while it ran (CANCEL-5)
+            self.result(turn, step, call, call_seq)
             self.write("step/end", scope)
             return None
         self.write("assistant/message", {**scope, "message": {"role": "assistant", "content": []}},

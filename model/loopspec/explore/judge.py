@@ -15,8 +15,8 @@ envelope's ``surfaceOp`` and ``sourceEventSeqs`` — except
 * ``seq`` must be the event's index in the whole log (LOG-2);
 * tool events (``assistant/message``, ``tool/call``, ``tool/result``) stand for model traffic the
   model does not simulate; they are compared on what the rules read: their turn and step, the call
-  ids they announce, start or answer, ``surfaceOp``, and for crash repair's synthetic results the
-  id prefix and the code;
+  ids they announce, start or answer, ``surfaceOp``, for crash repair's synthetic results the id
+  prefix and the code, and whether a result carries an aborted step's skipped-call code (CANCEL-5);
 * event types the model does not own and no rule constrains (LOG-6) are passed over;
 * the model call's own traffic (``request/*``, ``assistant/chunk``, ``assistant/attempt``, an
   ``assistant/message`` announcing no tool call) is what the model's stepping phase abstracts: it

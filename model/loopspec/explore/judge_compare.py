@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loopspec.explore.judge_moves import TOOL_TYPES
 from loopspec.log.events import SessionEvent
-from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_CALL, TOOL_RESULT
+from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, SKIPPED_CODE, TOOL_CALL, TOOL_RESULT
 
 UNSUPPORTED = frozenset({"system/message"})  # v0.1.5's entry placement (VARIANT-1)
 # The model call's own traffic, which the model abstracts into its stepping phase (LOG-3 places it).
@@ -71,7 +71,8 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
         mid = message.get("id")
         synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC)
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
-                 data.get("code") in SYNTHETIC_CODES if synthetic else None]
+                 data.get("code") in SYNTHETIC_CODES if synthetic else None,
+                 data.get("code") == SKIPPED_CODE]  # CANCEL-5: only an aborted step's skipped call carries it
     return tuple(view)
 
 

@@ -22,10 +22,12 @@ writes the same log, which is why searching only them decides validity:
   started call is open: the model's answer, which the model does not write) settled the turn's
   end, so it never asks to continue (RESULT-6: only ``stop``, ``max-tokens`` or a failure); where
   crash repair's ``interrupted`` ends the turn, a failure is tried too, whose ``turn/end`` a crash
-  cut off after its ``step/end`` (an abort cut there writes the same);
+  cut off after its ``step/end`` (an abort with no call to answer cut there writes the same);
 * **cancels** — a cancel is visible only through the turn it aborts: it is tried, with and without
   ``keepInbox``, with the cause of the running turn's next ``turn/end`` when that end is
-  ``aborted`` (anywhere else a cancel's records are a ``clear``'s, and its abort is never seen);
+  ``aborted``, and with the user's cause where the log shows no end of that turn or crash repair's
+  ``interrupted`` (an aborted step's skipped calls show the abort there, CANCEL-5); anywhere else a
+  cancel's records are a ``clear``'s, and its abort is never seen;
 * **restarts** — tried wherever crash repair's closers or ``session/end-seed`` come next; the
   judge adds crash points inside commands (a process can die between any two appends).
 """
@@ -100,7 +102,7 @@ class Moves:
                     out.append(cmd.StepResult("fail", error=error[0], code=error[1]))
                 elif end is None or end.get("kind") == "interrupted":
                     # The log ends inside a failing step's closing, or a crash cut it after step/end
-                    # (the message is never written; an abort cut there writes the same).
+                    # (the message is never written; an abort with no call open writes the same).
                     out.append(cmd.StepResult("fail"))
         elif phase == STOPPING and kind in (TURN_END, SPLICED):
             out.append(cmd.TurnStopping())
@@ -155,7 +157,13 @@ class Moves:
 
     def _cancels(self, agent: Agent, pos: int) -> list[cmd.Command]:
         run, end = agent.running, self.ends[pos]
-        if run is None or run.aborted is not None or end is None or end.get("kind") != "aborted":
+        if run is None or run.aborted is not None:
+            return []
+        if end is None or end.get("kind") == "interrupted":
+            # The log ends inside the turn, or a crash cut its end off: an abort shows only in what
+            # the aborted step writes (CANCEL-5's skipped calls), and its cause nowhere.
+            return [cmd.Cancel(cmd.USER_CAUSE, False), cmd.Cancel(cmd.USER_CAUSE, True)]
+        if end.get("kind") != "aborted":
             return []
         cause = end.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):

@@ -149,14 +149,14 @@ def _step_end(work: Work, _: str) -> None:
 
 
 def _call_tool(work: Work, _: str) -> None:
-    # RESULT-2: the step's model answer announces a call, and its tool may start; the step stays open.
+    # RESULT-2: the step's model answer announces a call, and a tool may start; the step stays open.
     result, run = work.result, work.run
     assert result is not None
     call = rec.call_id(run.turn, run.step, run.announced + 1)  # numbered over the whole step, answered or not
     work.write(rec.tool_announcement(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
-    if result.started:
-        work.write(rec.tool_call(run.turn, run.step, call))
-    work.set_run(calls=(*run.calls, (call, result.started)), announced=run.announced + 1)
+    work.set_run(calls=(*run.calls, (call, False)), announced=run.announced + 1)
+    if result.started:  # LOG-11: what starts is the oldest call not started yet, this one when none is older
+        _start_call(work, "")
 
 
 def _answer(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
@@ -168,7 +168,7 @@ def _answer(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
 
 
 def _start_call(work: Work, _: str) -> None:
-    # An announced call's tool starts: the oldest one not started yet (REPAIR-1 then owes TOOL_OUTCOME_UNKNOWN).
+    # LOG-11: the oldest announced call not started yet starts (REPAIR-1 then owes TOOL_OUTCOME_UNKNOWN).
     run = work.run
     waiting = [i for i, (_, started) in enumerate(run.calls) if not started]
     if waiting:
@@ -180,15 +180,35 @@ def _start_call(work: Work, _: str) -> None:
 
 
 def _answer_call(work: Work, _: str) -> None:
-    # One tool finished: the oldest pending call is started (if it had not been) and answered (LOG-4).
+    # One tool finished: the oldest pending call is started (if it had not been) and answered (LOG-4, LOG-11).
     calls = work.run.calls
     _answer(work, calls[:1])
     work.set_run(calls=calls[1:])
 
 
 def _answer_calls(work: Work, _: str) -> None:
-    # A finishing step's tools have run: each pending call is started (if it had not) and answered (LOG-4).
+    # A finishing step's tools have run: each pending call is started (if it had not) and answered (LOG-4, LOG-11).
     _answer(work, work.run.calls)
+    work.set_run(calls=())
+
+
+def _drain_calls(work: Work, _: str) -> None:
+    # CANCEL-5: an aborted step starts no tool, but the tools already started finish and are
+    # answered, in call order (LOG-11); starts go in call order, so they are the oldest pending.
+    calls = work.run.calls
+    started = tuple(c for c in calls if c[1])
+    _answer(work, started)
+    work.set_run(calls=calls[len(started):])
+
+
+def _skip_calls(work: Work, _: str) -> None:
+    # CANCEL-5: each announced call whose tool never started gets its tool/call and, right after it,
+    # an error tool/result (TOOL_ABORTED_BEFORE_DISPATCH), in call order, before the step/end.
+    run = work.run
+    for call, started in run.calls:
+        assert not started, "drain-calls answers the started calls first"
+        work.write(rec.tool_call(run.turn, run.step, call))
+        work.write(rec.skipped_tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
     work.set_run(calls=())
 
 
@@ -245,6 +265,8 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "start-call": _start_call,
     "answer-call": _answer_call,
     "answer-calls": _answer_calls,
+    "drain-calls": _drain_calls,
+    "skip-calls": _skip_calls,
     "set-turn-ends": _set_turn_ends,
     "repair": _repair,
     "end-seed": _end_seed,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from loopspec.loop import commands as cmd
 from loopspec.loop.pre_step import Enter, Reject
 from loopspec.loop.work import Work
 
@@ -25,6 +26,17 @@ def aborted(work: Work) -> bool:
     """The running turn's signal is aborted (CANCEL-3): await points end the turn ``aborted``."""
     run = work.agent.running
     return run is not None and run.aborted is not None
+
+
+def draining(work: Work) -> bool:
+    """CANCEL-5: in an aborted step, a tool that started before the abort finished: the oldest
+    pending call (starts go in call order, LOG-11) is started, so its answer is written and the
+    step stays open for the other drained tools."""
+    run, answer = work.agent.running, work.command
+    # An aborted turn's answer runs no prelude (work.result stays unset): the command itself says
+    # which tool finished.
+    finished_tool = isinstance(answer, cmd.StepResult) and answer.kind == "tool-result"
+    return aborted(work) and finished_tool and run is not None and bool(run.calls) and run.calls[0][1]
 
 
 def not_aborted(work: Work) -> bool:
@@ -114,6 +126,7 @@ def latched(work: Work) -> bool:
 GUARDS: Mapping[str, Guard] = MappingProxyType({
     "always": always,
     "aborted": aborted,
+    "draining": draining,
     "not-aborted": not_aborted,
     "raised": raised,
     "reject": reject,

@@ -82,6 +82,23 @@ def tool_result(turn: int, step: int, call: str) -> Record:
     return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message}))
 
 
+SKIPPED_CODE = "TOOL_ABORTED_BEFORE_DISPATCH"  # CANCEL-5: the code of an aborted step's skipped calls
+
+
+def skipped_tool_result(turn: int, step: int, call: str) -> Record:
+    """CANCEL-5: the error ``tool/result`` an aborted step writes, right after its ``tool/call``, for a
+    call whose tool never started; shaped as crash repair's synthetic results are (REPAIR-1), with
+    its own code and the answer's usual id (it is the loop's, not repair's)."""
+    message = {
+        "id": f"tool-result-{call}",
+        "role": "user",
+        "source": {"kind": "tool", "callId": call},
+        "content": [{"type": "tool-result", "toolCallId": call,
+                     "content": [{"type": "text", "text": "tool call aborted before dispatch"}], "isError": True}],
+    }
+    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "code": SKIPPED_CODE}))
+
+
 def turn_end(turn: int, reason: Frozen) -> Record:
     return (TURN_END, freeze({"turn": turn, "reason": reason}))
 

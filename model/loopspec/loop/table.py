@@ -93,7 +93,12 @@ TABLE: tuple[Row, ...] = (
     Row(DECIDING, "decide", "empty-after-finished", ("end-turn:finished",), TURN_ENDED, ("DECIDE-6",)),
     Row(DECIDING, "decide", "enter", ("step-start", "enter-messages"), STEPPING, ("DECIDE-8", "STEP-1", "STEP-3")),
     # ---- a step's result ----
-    Row(STEPPING, "step-result", "aborted", ("step-end", "end-turn:aborted"), TURN_ENDED, ("CANCEL-3", "STEP-2")),
+    # CANCEL-5: an abort starts no tool, but the started ones finish and are answered (the drain);
+    # sends and cancels may come in between.  Any other answer closes the step: the rest of the
+    # drain, a tool/call and error tool/result per call never started, step/end, the aborted end.
+    Row(STEPPING, "step-result", "draining", ("answer-call",), STEPPING, ("CANCEL-5", "LOG-11")),
+    Row(STEPPING, "step-result", "aborted", ("drain-calls", "skip-calls", "step-end", "end-turn:aborted"),
+        TURN_ENDED, ("CANCEL-3", "CANCEL-5", "STEP-2")),
     Row(STEPPING, "step-result", "retry", (), STEPPING, ("RESULT-3",)),
     # A point inside the step: the model announced a tool call (and its tool may have started).
     Row(STEPPING, "step-result", "tool-call", ("call-tool",), STEPPING, ("RESULT-2", "REPAIR-1")),

@@ -221,8 +221,9 @@ class Generator:
         kind = self.choose("menu", MENU)
         answer = ANSWERS.get(agent.phase)
         if kind == "answer" and agent.running is not None and agent.running.aborted is not None:
-            # An aborted turn ends at its next answer; what happens before that (redirected and
-            # latched sends, a clearing cancel, CANCEL-4) is reached only by not answering yet.
+            # An aborted turn ends at its next answer (a drained tool's result aside, CANCEL-5); what
+            # happens before that (redirected and latched sends, a clearing cancel, CANCEL-4) is
+            # reached only by not answering yet.
             kind = self.choose("after-abort", AFTER_ABORT)
         if kind == "answer":
             kind = answer if answer is not None else "send"

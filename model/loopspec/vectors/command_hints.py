@@ -5,7 +5,9 @@ disarmed only by a clearing cancel, and the difference shows only if non-waking 
 before the aborted turn ends (CANCEL-4); max-tokens is sticky only if the turn goes on after it
 (RESULT-1); transforms apply in an order that matters only for two listeners whose transforms do
 not commute (DECIDE-3); a negative or ``-0`` start matters only on a list long enough
-(NORM-1 … NORM-5).  A *hint* pairs a predicate on the agent with a builder of such inputs;
+(NORM-1 … NORM-5); a step's results show their order only with several calls open, and an abort
+drains and skips them only when some started and some did not (LOG-11, CANCEL-5).  A *hint*
+pairs a predicate on the agent with a builder of such inputs;
 :meth:`~loopspec.vectors.command_gen.Generator.next_command` now and then asks for one, and a
 swarm can favour hints and a kind of hint like any other choice.
 """
@@ -179,6 +181,24 @@ def _addresses(gen: Generator, agent: Agent) -> cmd.Command:
     return gen.ch.pick(options)()
 
 
+def _tool_phase(gen: Generator, agent: Agent) -> cmd.Command:
+    """LOG-11, CANCEL-5: several calls of one step, started and answered one by one, and an abort
+    among them: the started tools are drained (a latching send in between), the rest skipped."""
+    run = agent.running
+    assert run is not None
+    if run.aborted is not None:
+        options: tuple[Callable[[], cmd.Command], ...] = (
+            lambda: cmd.StepResult("tool-result"), lambda: cmd.StepResult("tool-result"),
+            lambda: cmd.followup(_fresh(gen, agent)), lambda: _answer(gen, agent))
+    elif len(run.calls) >= 2:  # the order shows: answer, start, or abort among them
+        options = (lambda: cmd.StepResult("tool-result"), lambda: cmd.StepResult("tool-result"),
+                   lambda: cmd.StepResult("tool-start"), lambda: cmd.Cancel(keep_inbox=True))
+    else:
+        options = (lambda: cmd.StepResult("tool-call"), lambda: cmd.StepResult("tool-call", started=False),
+                   lambda: cmd.StepResult("tool-call", started=False))
+    return gen.ch.pick(options)()
+
+
 HINTS: Mapping[str, Hint] = MappingProxyType({
     "latched-wake": Hint(lambda a: _aborted(a) and a.running is not None and a.running.wake_requested, _latched_wake),
     "abort-window": Hint(lambda a: _aborted(a) and a.running is not None and not a.running.wake_requested,
@@ -189,6 +209,9 @@ HINTS: Mapping[str, Hint] = MappingProxyType({
     "long-lane": Hint(lambda a: not _aborted(a) and max(len(a.inbox.next_turn), len(a.inbox.next_step)) >= 2,
                       _long_lane),
     "addresses": Hint(lambda a: not _aborted(a) and bool(_pending(a)), _addresses),
+    # A step's tool phase, before and after an abort (an aborted step with calls pending drains them).
+    "tool-phase": Hint(lambda a: a.phase == STEPPING and a.running is not None and (
+        not _aborted(a) or bool(a.running.calls)), _tool_phase),
 })
 """The hints by name, in the order a swarm weighs them."""
 

@@ -10,7 +10,8 @@ Method: a breadth-first walk over *abstract* agent states with a small command a
 (:data:`ALPHABET`: every kind of input, listener chains with side actions, every step result and
 turn-stopping answer).  The abstraction keeps exactly what the table's guards read — the phase,
 whether each inbox list holds zero, one or more messages, and the running turn's flags (first
-boundary or not, abort cause kind, latch, the end its steps set, an empty batch) — so two agents
+boundary or not, abort cause kind, latch, the end its steps set, an empty batch, whether the open
+step's started pending tool calls, zero, one or more) — so two agents
 with one key fire the same rows for the same command.  The walk visits every reachable key once
 (it is finite, so the walk is exhaustive for the alphabet, not bounded by a depth) and records,
 per key, the shortest path entering it through each row; a pair ``(r1, r2)`` across commands is
@@ -133,8 +134,10 @@ def abstract_key(agent: Agent) -> Key:
     if run is None:
         return (agent.phase, inbox)
     cause = run.aborted.get("kind") if isinstance(run.aborted, JsonObject) else run.aborted
+    # CANCEL-5: how many results an aborted step drains (its started calls, a prefix: LOG-11).
+    drains = _count(sum(started for _, started in run.calls))
     return (agent.phase, inbox, min(run.step, 1), run.step_open, cause, run.wake_requested,
-            run.turn_ends is not None, bool(run.batch), run.normal_exit)
+            run.turn_ends is not None, bool(run.batch), run.normal_exit, drains)
 
 
 def _apply(agent: Agent, command: cmd.Command) -> tuple[Agent, tuple[str, ...]] | None:

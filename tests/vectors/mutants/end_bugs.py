@@ -142,6 +142,10 @@ def _aborted_without_cause(cause: Frozen) -> Frozen:
     return freeze({"kind": "aborted"})
 
 
+def _answered(observation: Json) -> int:
+    return types(observation).count("tool/result")
+
+
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("max-tokens-not-sticky", "RESULT-1", "a later stop step overwrites max-tokens",
            (effect_patch({"set-turn-ends": _turn_ends_last_step_wins}),), _max_tokens_forgotten),
@@ -173,6 +177,9 @@ MUTANTS: tuple[Mutant, ...] = (
            lambda e, a: [s.get("target") for s in splices(e)] != [s.get("target") for s in splices(a)]),
     Mutant("clearing-cancel-keeps-latch", "CANCEL-4", "a clearing cancel leaves a latched wake armed",
            (effect_patch({"clear-unless-keep": _clear_keeps_latch}),), lambda e, a: _no_chain(a, e)),
+    Mutant("abort-leaves-calls-unanswered", "CANCEL-5", "an aborted step closes with its tool calls unanswered",
+           (table_patch(with_effects("stepping/step-result/aborted", ("step-end", "end-turn:aborted"))),),
+           lambda e, a: "aborted" in h.end_kinds(a) and _answered(e) > _answered(a)),
     Mutant("aborted-without-cause", "VARIANT-2", "an aborted end carries no reason",
            (Patch(rec, "aborted_reason", _aborted_without_cause),),
            lambda e, a: any(isinstance(r, dict) and "reason" not in r and r.get("kind") == "aborted"

@@ -1,8 +1,8 @@
 """Mutants of how records are written out (spec areas LOG, END, VARIANT-3) and of END-2's live error.
 
 Most are serializer bugs: the stored log stays the model's, only what the implementation writes
-out (and an adapter reports) differs — the kind of slip a port's JSON layer makes.  LOG-10's is in
-what the loop writes: a tool call's records.
+out (and an adapter reports) differs — the kind of slip a port's JSON layer makes.  LOG-10's and
+LOG-11's are in what the loop writes: a tool call's records, and the order of a step's results.
 """
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ import attrs
 from loopspec.log.session import Record
 from loopspec.loop import records as rec
 from loopspec.loop.table import Row
+from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h
 from vectors.mutants.edit_bugs import output_patch
-from vectors.mutants.handler import Mutant, Patch, table_patch, with_effects
+from vectors.mutants.handler import Mutant, Patch, effect_patch, table_patch, with_effects
 from vectors.mutants.witnesses import SPLICED, data, events, notes
 
 Event = dict[str, object]
-TOOL_CALL = "tool/call"
+TOOL_CALL, TOOL_RESULT = "tool/call", "tool/result"
 
 
 def _ignorable_false(event: Event) -> Event:
@@ -105,6 +106,38 @@ def _other_call_started(expected: Json, actual: Json) -> bool:
     return masked(expected) == masked(actual) and started(expected) != started(actual)
 
 
+def _answer_stacked(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
+    run = work.run
+    for call, started in reversed(calls):
+        if not started:
+            work.write(rec.tool_call(run.turn, run.step, call))
+        work.write(rec.tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+
+
+def _answer_newest_call(work: Work, _: str) -> None:
+    """Bug: pending calls are kept as a stack, so a finished tool answers the newest one, not the
+    oldest (LOG-11)."""
+    calls = work.run.calls
+    _answer_stacked(work, calls[-1:])
+    work.set_run(calls=calls[:-1])
+
+
+def _answer_calls_newest_first(work: Work, _: str) -> None:
+    """The same stack: a finishing step answers its pending calls newest first (LOG-11)."""
+    _answer_stacked(work, work.run.calls)
+    work.set_run(calls=())
+
+
+def _answered_calls(observation: Json) -> list[object]:
+    """The call each tool/result answers, in order."""
+    out: list[object] = []
+    for d in h.of_type(observation, TOOL_RESULT):
+        message = d.get("message")
+        source = message.get("source") if isinstance(message, dict) else None
+        out.append(source.get("callId") if isinstance(source, dict) else None)
+    return out
+
+
 def _keys_added(expected: Json, actual: Json) -> bool:
     return any(set(a) - set(e) for e, a in zip(events(expected), events(actual), strict=False))
 
@@ -128,6 +161,9 @@ MUTANTS: tuple[Mutant, ...] = (
            (output_patch(_inbox_records_ignorable),), _loop_record_ignorable),
     Mutant("tool-call-counted-from-zero", "LOG-10", "tool/call names its call by a 0-based index",
            (Patch(rec, "tool_call", _tool_call_counted_from_zero),), _other_call_started),
+    Mutant("results-out-of-call-order", "LOG-11", "pending tool calls are answered newest first",
+           (effect_patch({"answer-call": _answer_newest_call, "answer-calls": _answer_calls_newest_first}),),
+           lambda e, a: _answered_calls(e) != _answered_calls(a)),
     Mutant("snake-case-reasons", "END-1", "end reasons are written in snake_case",
            (output_patch(_snake_case_reasons),), lambda e, a: "max_tokens" in h.end_kinds(a)),
     Mutant("no-agent-error-at-stopping", "END-2", "a throwing turn-stopping listener emits no agent/error",

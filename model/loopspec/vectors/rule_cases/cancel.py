@@ -1,4 +1,5 @@
-"""Hand-written vector cases for cancellation and what it leaves behind (CANCEL, DATA-5, VARIANT-2, WORK).
+"""Hand-written vector cases for cancellation and what it leaves behind (CANCEL, DATA-5, VARIANT-2, WORK;
+CANCEL-5: what an abort does to a step's tool calls).
 
 Consumed-work accounting (WORK) is computed from the log alone; what an implementation owes it is
 a log whose records keep every message's fate apart: canceled drops marked ``canceled``, claims
@@ -29,6 +30,9 @@ from loopspec.vectors.rule_cases.common import (
 )
 
 USER_ABORT = {"kind": "aborted", "reason": {"kind": "user"}}
+AM, TC, TR = "assistant/message", "tool/call", "tool/result"
+TOOL_CALL, TOOL_RESULT = cmd.StepResult("tool-call"), cmd.StepResult("tool-result")
+SKIPPED = "TOOL_ABORTED_BEFORE_DISPATCH"
 
 CASES: tuple[CaseSpec, ...] = (
     case("cancel/cancel/cancel-1-clears-then-aborts", ("CANCEL-1", "WORK-1"),
@@ -69,6 +73,23 @@ CASES: tuple[CaseSpec, ...] = (
          "A redirected waking send is checked against both lists: an id pending in next-step is refused.",
          (cmd.followup(m("a")), KEEP, cmd.inject(m("b")), cmd.steer(m("b"))),
          all_of(refused(3, "SPLICE-3"), final("inbox", {"next-turn": [], "next-step": ["b"]}))),
+    case("cancel/step-result/cancel-5-drain-then-skip", ("CANCEL-5", "CANCEL-4"),
+         "An abort in the tool phase starts nothing more: the started call is answered after the abort (a "
+         "latching send in between), the call never started gets tool/call and an error tool/result "
+         "TOOL_ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and the latched turn.",
+         (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False), KEEP,
+          cmd.followup(m("b")), TOOL_RESULT, STOP),
+         all_of(event_types(2, AM, TC), event_types(3, AM), event_types(4), event_types(5, SPL),
+                event_types(6, TR), event_data(6, 0, "code", "<absent>"),
+                event_types(7, TC, TR, SE, TE, TS, SPL), event_data(7, 1, "code", SKIPPED),
+                event_data(7, 3, "reason", USER_ABORT))),
+    case("cancel/step-result/cancel-5-abort-answers-every-call", ("CANCEL-5", "CANCEL-3"),
+         "Whatever the step's next answer, an aborted step answers each call: the started one (its tool "
+         "finished), then a skipped pair for the one never started, before step/end.",
+         (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False), cmd.Cancel(),
+          cmd.StepResult("fail")),
+         all_of(event_types(5, TR, TC, TR, SE, TE), event_data(5, 0, "code", "<absent>"),
+                event_data(5, 2, "code", SKIPPED), event_data(5, 4, "reason", USER_ABORT))),
     case("cancel/cancel/variant-2-aborted-carries-the-cause", ("VARIANT-2", "CANCEL-3"),
          "An aborted end carries the cancel cause as its reason (the whole cause, as the model writes it).",
          (cmd.followup(m("a")), cmd.Cancel(freeze({"kind": "timeout", "ms": 5})), ENTER),

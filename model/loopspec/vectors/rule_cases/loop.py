@@ -143,6 +143,13 @@ CASES: tuple[CaseSpec, ...] = (
            cmd.StepResult("tool-calls")),
           all_of(event_types(2, AM, TC), event_types(3, AM), event_types(4, TR, TC, TR, SE),
                  final("phase", "deciding"))),
+    _case("result/step-result/log-11-calls-start-and-answer-in-call-order", ("LOG-11", "RESULT-2"),
+          "A step's calls start and are answered in the order they were announced: a second call whose tool "
+          "may start starts the first one, still waiting, and each result answers the oldest open call.",
+          (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-call", started=False), TOOL_CALL,
+           cmd.StepResult("tool-result"), cmd.StepResult("tool-calls")),
+          all_of(event_types(3, AM, TC), event_data(3, 1, "callId", "call-1.1.1"), event_types(4, TR),
+                 event_types(5, TC, TR, SE), event_data(5, 0, "callId", "call-1.1.2"))),
     _case("repair/restart/repair-1-started-tool-call", ("REPAIR-1", "REPAIR-2"),
           "A crash while a started tool runs: repair answers the call with a synthetic TOOL_OUTCOME_UNKNOWN "
           "result, then closes the step and the turn.",
