@@ -31,7 +31,10 @@ from hypothesis import strategies as st
 
 from loopspec.check import CheckOptions, check_file
 from loopspec.check.live_shape import live_record_problem
+from loopspec.data.messages import InboxTarget, UserMessage
+from loopspec.loop.commands import Send
 from loopspec.reproduce.reading import Unusable, read_record
+from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.case_reading import read_case
 from loopspec.vectors.json_reading import CodecError
 from loopspec.vectors.runner import SuiteUnreadable, load_cases
@@ -65,6 +68,23 @@ def test_vector_schema_and_case_reader_agree(data: st.DataObject) -> None:
     read_case(valid)
     miss = data.draw(near_misses(valid), "near miss")
     assert _case_reader_accepts(miss) == accepts(VECTOR, miss)
+
+
+@pytest.mark.rule("LOG-1")
+@pytest.mark.parametrize(("where", "value", "taken"), [
+    (("final", "lastTurn"), 2**53 - 1, True), (("final", "lastTurn"), 2**53, False),
+    (("steps", 0, "expect", "notifications", 0, "nextSeq"), 2**53, False),
+])
+def test_numbers_end_at_the_javascript_safe_limit_for_schema_and_reader(
+        where: tuple[Any, ...], value: int, taken: bool) -> None:
+    """Found by Hypothesis: the schema let ``lastTurn`` (and ``nextSeq``) pass 2**53 - 1, the reader did not."""
+    case = build_case(CaseSpec("schema/limits/safe-integers", "regression", (), "one followup", (Send(UserMessage.create("a"), InboxTarget.NEXT_TURN, True),)))
+    holder: Any = case
+    for key in where[:-1]:
+        holder = holder[key]
+    holder[where[-1]] = value
+    assert _case_reader_accepts(case) is taken
+    assert accepts(VECTOR, case) is taken
 
 
 @pytest.mark.rule("LOG-1", "NOTIFY-1", "NOTIFY-2", "CLAIM-4", "STATUS-1")
