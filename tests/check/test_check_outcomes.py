@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from check.log_mutations import Log, check_log, renumber, set_path, valid_logs
 from loopspec.check.verdict import CheckOptions
+from loopspec.loop.records import SKIPPED_CODE, tool_error
 
 FIRST = CheckOptions()
 SLOW = settings(
@@ -138,7 +139,8 @@ def _empty_first_step(log: Log, data: st.DataObject) -> Log:
 
 
 def _skipped(log: Log, i: int) -> bool:
-    return _type(log, i) == "tool/result" and _data(log, i).get("code") == "TOOL_ABORTED_BEFORE_DISPATCH"
+    error = _data(log, i).get("error")
+    return _type(log, i) == "tool/result" and isinstance(error, dict) and error.get("code") == SKIPPED_CODE
 
 
 def _abort_skips_nothing(log: Log, data: st.DataObject) -> Log:
@@ -157,7 +159,7 @@ def _skipped_code_without_abort(log: Log, data: st.DataObject) -> Log:
         return _type(log, end) == "step/end" and _goes_on(log, end, ("aborted", "interrupted"))
 
     i = _spots(data, log, where)
-    return set_path(log, i, ("data", "code"), "TOOL_ABORTED_BEFORE_DISPATCH")
+    return set_path(log, i, ("data", "error"), tool_error(SKIPPED_CODE))
 
 
 def _disposal_latch(log: Log, data: st.DataObject) -> Log:

@@ -29,6 +29,7 @@ from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
 from loopspec.loop.consumed_work import fold_consumed_work
 from loopspec.loop.pre_step import Add, Drop, Enter, Keep, Reject, Replace, Throw, Veto, Wrap, run_chain
+from loopspec.loop.records import tool_error
 from loopspec.loop.state import Agent
 from loopspec.loop.table import INPUTS, PHASES, rows_for
 
@@ -215,7 +216,7 @@ def synthetic(call: str, seq: int, code: str) -> dict[str, Any]:
             }
         ],
     }
-    return {"turn": 1, "step": 1, "message": message, "code": code}
+    return {"turn": 1, "step": 1, "message": message, "error": tool_error(code)}
 
 
 @pytest.mark.rule("REPAIR-1", "REPAIR-2", "REPAIR-3")

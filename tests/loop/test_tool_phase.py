@@ -37,7 +37,8 @@ def _tool_events(agent: Agent) -> list[tuple[str, object, object]]:
         if event.type == "tool/call":
             out.append(("call", data["callId"], None))
         elif event.type == "tool/result":
-            out.append(("result", data["message"]["source"]["callId"], data.get("code")))
+            error = data.get("error")
+            out.append(("result", data["message"]["source"]["callId"], error["code"] if error else None))
     return out
 
 

@@ -78,7 +78,8 @@ def test_vector_schema_and_case_reader_agree(data: st.DataObject) -> None:
 def test_numbers_end_at_the_javascript_safe_limit_for_schema_and_reader(
         where: tuple[Any, ...], value: int, taken: bool) -> None:
     """Found by Hypothesis: the schema let ``lastTurn`` (and ``nextSeq``) pass 2**53 - 1, the reader did not."""
-    case = build_case(CaseSpec("schema/limits/safe-integers", "regression", (), "one followup", (Send(UserMessage.create("a"), InboxTarget.NEXT_TURN, True),)))
+    followup = Send(UserMessage.create("a"), InboxTarget.NEXT_TURN, True)
+    case = build_case(CaseSpec("schema/limits/safe-integers", "regression", (), "one followup", (followup,)))
     holder: Any = case
     for key in where[:-1]:
         holder = holder[key]

@@ -229,7 +229,8 @@ class Agent {
       const text = 'tool call aborted before dispatch';
       const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text }], isError: true }];
       const message = { id: `tool-result-${id}`, role: 'user', source: { kind: 'tool', callId: id }, content };
-      const data = { turn: run.turn, step: run.step, message, code: 'TOOL_ABORTED_BEFORE_DISPATCH' };
+      const error = { name: 'AbortError', code: 'TOOL_ABORTED_BEFORE_DISPATCH' };
+      const data = { turn: run.turn, step: run.step, message, error };
       this.session.append('tool/result', data, { surfaceOp: 'append' });
     }
     run.calls = [];
@@ -285,13 +286,14 @@ class Agent {
       // REPAIR-1: one synthetic error result per announced or started call nothing answered.
       for (const [callId, started] of pending) {
         const code = started ? 'TOOL_OUTCOME_UNKNOWN' : 'TOOL_NOT_STARTED';
+        const error = { name: started ? 'ToolOutcomeUnknownError' : 'ToolNotStartedError', code };
         const seq = this.session.nextSeq;
         const text = `${code}: the session was interrupted`;
         const message = {
           id: `interrupted-tool-result-${callId}-${seq}`, role: 'user', source: { kind: 'tool', callId },
           content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError: true }],
         };
-        this.session.appendAt('tool/result', { turn: openTurn, step: openStep, message, code }, time, { surfaceOp: 'append' });
+        this.session.appendAt('tool/result', { turn: openTurn, step: openStep, message, error }, time, { surfaceOp: 'append' });
       }
       if (openStep !== null) this.session.appendAt('step/end', { turn: openTurn, step: openStep }, time);
       this.session.appendAt('turn/end', { turn: openTurn, reason: { kind: 'interrupted' } }, time);

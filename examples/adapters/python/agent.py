@@ -190,7 +190,7 @@ class Agent:
                        "content": content}
             data = {"turn": turn.number, "step": turn.step, "message": message}
             if skip:
-                data["code"] = "TOOL_ABORTED_BEFORE_DISPATCH"
+                data["error"] = {"name": "AbortError", "code": "TOOL_ABORTED_BEFORE_DISPATCH"}
             self.session.append("tool/result", data, surface_op="append")
 
     def turn_stopping(self, run_actions: Callable[[], str | None], raises: str | None) -> None:
@@ -263,12 +263,13 @@ class Agent:
             time = events[-1]["time"]  # REPAIR-3: the closers carry the last event's time
             for call, started in pending.items():  # REPAIR-1: a synthetic error result per pending call
                 code = "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED"
+                error = {"name": "ToolOutcomeUnknownError" if started else "ToolNotStartedError", "code": code}
                 result = {"type": "tool-result", "toolCallId": call, "isError": True,
                           "content": [{"type": "text", "text": f"{code}: the session was interrupted"}]}
                 message = {"id": f"interrupted-tool-result-{call}-{len(events)}", "role": "user",
                            "source": {"kind": "tool", "callId": call}, "content": [result]}
                 self.session.append("tool/result", {"turn": open_turn, "step": open_step, "message": message,
-                                                    "code": code}, surface_op="append", time=time)
+                                                    "error": error}, surface_op="append", time=time)
             if open_step is not None:
                 self.session.append("step/end", {"turn": open_turn, "step": open_step}, time=time)
             self.session.append("turn/end", {"turn": open_turn, "reason": {"kind": "interrupted"}}, time=time)

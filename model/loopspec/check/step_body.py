@@ -195,10 +195,19 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
         st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made",
                    "A tool result must answer a tool/call of its own step; only crash repair's synthetic results "
                    "answer calls the model announced but never started.")
-    code = data.get("code") if isinstance(data, dict) else None
+    code = tool_error_code(data)
     if synthetic and code not in SYNTHETIC_CODES:
-        st.violate("REPAIR-1", f"synthetic tool/result with code {code!r}",
-                   "Crash repair's synthetic results carry the code TOOL_NOT_STARTED or TOOL_OUTCOME_UNKNOWN.")
+        st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r}",
+                   "Crash repair's synthetic results carry error {name, code} with the code TOOL_NOT_STARTED "
+                   "or TOOL_OUTCOME_UNKNOWN.")
+    elif synthetic and len(ids) == 1 and not missing:
+        # Repair names what it knows: a call whose tool/call it read ran with an unknown outcome,
+        # one it only saw announced never started (repair.ts, v0.1.5/v0.1.7).
+        owed = "TOOL_NOT_STARTED" if ids[0] in st.unstarted else "TOOL_OUTCOME_UNKNOWN"
+        if code != owed:
+            st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r} with error.code {code!r}, owed {owed}",
+                       "Crash repair answers a call whose tool/call the log holds with TOOL_OUTCOME_UNKNOWN, and "
+                       "one only announced with TOOL_NOT_STARTED.")
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")
@@ -206,3 +215,8 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
     st.announced.difference_update(ids)
 
+
+def tool_error_code(data: object) -> object:
+    """The code of a ``tool/result``'s error, where the real writer puts it: ``data.error.code``."""
+    error = data.get("error") if isinstance(data, dict) else None
+    return error.get("code") if isinstance(error, dict) else None

@@ -204,7 +204,8 @@ class _Session:
                        "source": {"kind": "tool", "callId": call},
                        "content": [{"type": "tool-result", "toolCallId": call, "isError": True,
                                     "content": [{"type": "text", "text": "TOOL_NOT_STARTED"}]}]}
-            self.write("tool/result", {"turn": turn, "step": step, "message": message, "code": "TOOL_NOT_STARTED"},
+            error = {"name": "ToolNotStartedError", "code": "TOOL_NOT_STARTED"}
+            self.write("tool/result", {"turn": turn, "step": step, "message": message, "error": error},
                        same_time=True, surfaceOp="append")
         if step is not None:
             self.write("step/end", {"turn": turn, "step": step}, same_time=True)
@@ -219,7 +220,7 @@ class _Session:
             "id": f"r{self.seq}", "role": "user", "source": {"kind": "tool", "callId": call},
             "content": [{"type": "tool-result", "toolCallId": call, "content": content, "isError": skipped}]}}
         if skipped:
-            data["code"] = "TOOL_ABORTED_BEFORE_DISPATCH"
+            data["error"] = {"name": "AbortError", "code": "TOOL_ABORTED_BEFORE_DISPATCH"}
         self.write("tool/result", data, surfaceOp="append", sourceEventSeqs=[call_seq])
 
     def step(self, turn: int, step: int, batch: list[Event]) -> bool | None:

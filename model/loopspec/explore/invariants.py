@@ -138,7 +138,9 @@ def _repair_matches(before: Agent, tr: AgentTransition) -> Problem | None:
         if e.type == TOOL_RESULT:
             source = data.get("message")
             source = source.get("source") if isinstance(source, JsonObject) else None
-            got.append((e.type, (source.get("callId") if isinstance(source, JsonObject) else None, data.get("code"))))
+            error = data.get("error")
+            code = error.get("code") if isinstance(error, JsonObject) else None
+            got.append((e.type, (source.get("callId") if isinstance(source, JsonObject) else None, code)))
         elif e.type == STEP_END:
             got.append((e.type, data.get("step")))
         elif e.type == TURN_END:

@@ -71,8 +71,8 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
         mid = message.get("id")
         synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC)
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
-                 data.get("code") in SYNTHETIC_CODES if synthetic else None,
-                 data.get("code") == SKIPPED_CODE]  # CANCEL-5: only an aborted step's skipped call carries it
+                 _code(data) in SYNTHETIC_CODES if synthetic else None,
+                 _code(data) == SKIPPED_CODE]  # CANCEL-5: only an aborted step's skipped call carries it
     return tuple(view)
 
 
@@ -151,3 +151,9 @@ def announces_raw(raw: dict[str, object]) -> bool:
     message = data.get("message") if isinstance(data, dict) else None
     content = message.get("content") if isinstance(message, dict) else None
     return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)
+
+
+def _code(data: dict[str, object]) -> object:
+    """A ``tool/result``'s ``data.error.code`` (REPAIR-1, CANCEL-5)."""
+    error = data.get("error")
+    return error.get("code") if isinstance(error, dict) else None

@@ -6,7 +6,7 @@ stamps seq and time.  Field names and shapes are the real ones (real-behaviour Â
 
 from __future__ import annotations
 
-from loopspec.data.json_value import Frozen, JsonObject, freeze
+from loopspec.data.json_value import Frozen, JsonObject, Thawed, freeze
 from loopspec.data.messages import UserMessage
 from loopspec.log.session import Record
 
@@ -83,6 +83,18 @@ def tool_result(turn: int, step: int, call: str) -> Record:
 
 
 SKIPPED_CODE = "TOOL_ABORTED_BEFORE_DISPATCH"  # CANCEL-5: the code of an aborted step's skipped calls
+# The error a synthetic tool/result carries, as the real writer puts it: ``data.error`` is
+# ``{name, code}`` (repair.ts and tool-calls.ts, v0.1.5/v0.1.7), one name per code (REPAIR-1, CANCEL-5).
+TOOL_ERROR_NAMES = {
+    "TOOL_OUTCOME_UNKNOWN": "ToolOutcomeUnknownError",
+    "TOOL_NOT_STARTED": "ToolNotStartedError",
+    SKIPPED_CODE: "AbortError",
+}
+
+
+def tool_error(code: str) -> dict[str, Thawed]:
+    """``data.error`` of a synthetic ``tool/result`` with ``code`` (REPAIR-1, CANCEL-5)."""
+    return {"name": TOOL_ERROR_NAMES[code], "code": code}
 
 
 def skipped_tool_result(turn: int, step: int, call: str) -> Record:
@@ -96,7 +108,7 @@ def skipped_tool_result(turn: int, step: int, call: str) -> Record:
         "content": [{"type": "tool-result", "toolCallId": call,
                      "content": [{"type": "text", "text": "tool call aborted before dispatch"}], "isError": True}],
     }
-    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "code": SKIPPED_CODE}))
+    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "error": tool_error(SKIPPED_CODE)}))
 
 
 def turn_end(turn: int, reason: Frozen) -> Record:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.log.events import SessionEvent
-from loopspec.loop.records import INTERRUPTED, STEP_END, STEP_START, TURN_END, TURN_START, reason
+from loopspec.loop.records import INTERRUPTED, STEP_END, STEP_START, TURN_END, TURN_START, reason, tool_error
 
 
 def _get(data: Frozen, key: str) -> Frozen:
@@ -96,7 +96,7 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
                 }
             ],
         }
-        data = freeze({"turn": open_turn, "step": open_step, "message": message, "code": code})
+        data = freeze({"turn": open_turn, "step": open_step, "message": message, "error": tool_error(code)})
         closers.append(SessionEvent("tool/result", seq, time, data, surface_op="append"))
         seq += 1
     if open_step is not None:

@@ -10,6 +10,7 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.records import tool_error
 from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused, value
 from loopspec.vectors.command_gen import message
 
@@ -154,12 +155,12 @@ CASES: tuple[CaseSpec, ...] = (
           "A crash while a started tool runs: repair answers the call with a synthetic TOOL_OUTCOME_UNKNOWN "
           "result, then closes the step and the turn.",
           (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.Restart()),
-          all_of(event_types(3, TR, SE, TE, "session/end-seed"), event_data(3, 0, "code", "TOOL_OUTCOME_UNKNOWN"),
-                 final("phase", "idle"))),
+          all_of(event_types(3, TR, SE, TE, "session/end-seed"),
+                 event_data(3, 0, "error", tool_error("TOOL_OUTCOME_UNKNOWN")), final("phase", "idle"))),
     _case("repair/restart/repair-1-announced-tool-call", ("REPAIR-1", "REPAIR-3"),
           "A crash after the model announced a tool call whose tool never started: repair writes a synthetic "
           "TOOL_NOT_STARTED result with the last event's time.",
           (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-call", started=False), cmd.Restart()),
-          all_of(event_types(3, TR, SE, TE, "session/end-seed"), event_data(3, 0, "code", "TOOL_NOT_STARTED"),
-                 final("phase", "idle"))),
+          all_of(event_types(3, TR, SE, TE, "session/end-seed"),
+                 event_data(3, 0, "error", tool_error("TOOL_NOT_STARTED")), final("phase", "idle"))),
 )
