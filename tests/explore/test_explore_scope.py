@@ -34,6 +34,12 @@ def test_the_profile_scope_is_exhausted_and_every_invariant_holds() -> None:
     assert result.levels[0] == 1
 
 
+# The one row pair the ci scope (--ids 2 --depth 6) cannot reach, and why: two drains in a row
+# need two started calls and an abort first -- followup, decide, tool-call, tool-call, cancel,
+# tool-result, tool-result: seven commands (CANCEL-5).  The thorough scope (depth 7) reaches it.
+LONGER = {("stepping/step-result/draining", "stepping/step-result/draining")}
+
+
 @pytest.mark.rule("INPUT-4")
 def test_the_ci_scope_fires_every_row_and_every_reachable_pair() -> None:
     """Every row fires; and a larger scope (one command deeper, one id more) reaches no further pair."""
@@ -43,6 +49,10 @@ def test_the_ci_scope_fires_every_row_and_every_reachable_pair() -> None:
     assert not result.missing_rows(), result.missing_rows()
     scope = SCOPES[SCOPE_NAME]
     for larger in (Scope(scope.ids, scope.depth + 1), Scope(scope.ids + 1, scope.depth)):
-        beyond = set(shortest_witnesses(larger)) - set(result.pairs)
-        assert not beyond, f"{larger.label()} reaches row pairs the scope does not: {sorted(beyond)}"
+        witnesses = shortest_witnesses(larger)
+        beyond = set(witnesses) - set(result.pairs)
+        unexplained = beyond - set(LONGER)
+        assert not unexplained, f"{larger.label()} reaches row pairs the scope does not: {sorted(unexplained)}"
+        for pair in beyond:  # each needs exactly the one command more, as LONGER says
+            assert len(witnesses[pair]) == scope.depth + 1 == 7, (pair, witnesses[pair])
     assert len({row.key for row in TABLE}) == len(result.rows)

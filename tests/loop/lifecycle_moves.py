@@ -116,6 +116,8 @@ OPENINGS: dict[str, tuple[cmd.Command, ...]] = {
     "stopping": (*_FIRST_STEP, cmd.StepResult("stop")),
     "deciding, aborted": (*_FIRST_STEP[:1], cmd.Cancel(keep_inbox=True)),
     "stepping, aborted": (*_FIRST_STEP, cmd.Cancel(keep_inbox=True)),
+    # CANCEL-5: a started call the abort drains (the draining row needs a call running at the abort).
+    "stepping, aborted, a tool running": (*_FIRST_STEP, cmd.StepResult("tool-call"), cmd.Cancel(keep_inbox=True)),
     "stopping, aborted": (*_FIRST_STEP, cmd.StepResult("stop"), cmd.Cancel(keep_inbox=True)),
     "deciding after turn stopping steered": (
         *_FIRST_STEP,

@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from loopspec.data.messages import InboxTarget, UserMessage
@@ -159,6 +159,6 @@ def _lookalike(value: object, data: st.DataObject) -> object:
 def test_fast_equality_agrees_on_values_python_takes_for_equal(a: object, data: st.DataObject) -> None:
     """The fast test (``==`` and the same sorted JSON text) never says equal where the walk would not."""
     b = _lookalike(a, data)
-    assert a == b
+    assume(a == b)  # a NaN is not equal to itself: not a value Python takes for equal
     assert same_json(a, b) == (first_difference(a, b, path="$.x") is None)
     assert same_json(b, a) == (first_difference(b, a, path="$.x") is None)
