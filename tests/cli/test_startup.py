@@ -23,11 +23,12 @@ HEAVY = ("hypothesis", "jsonschema", "loopspec.vectors", "loopspec.specdoc", "co
 # and the spec (a report that cites a rule), the model's event and message classes (the checker
 # reads the envelope's constants from loopspec.log.envelope), gzip (.gz logs), tempfile (standard
 # input), textwrap (printed help, a violation's explanation) and shutil (argparse asks it for the
-# terminal's width unless cli.HelpFormatter does).
+# terminal's width unless cli.HelpFormatter does), and typing (the check path declares its values with
+# loopspec.data.lean_typing), pathlib (paths are strings on the check path: reader.path_text).
 LAZY = ("attr", "attrs", "loopspec.check.live", "loopspec.check.live_shape", "loopspec.check.manifest",
         "loopspec.check.report", "loopspec.check.tool_info", "loopspec.rules", "loopspec.log.events",
         "loopspec.log.reader", "loopspec.data.messages", "loopspec.data.json_value", "gzip", "tempfile",
-        "textwrap", "shutil")
+        "textwrap", "shutil", "typing", "pathlib")
 
 PROBE = """
 import json, sys

@@ -11,14 +11,18 @@ drives both over random logs and mutations and requires identical verdicts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Protocol
-
 from loopspec.data.errors import InvalidEvent
+from loopspec.data.lean_typing import NamedTuple
 from loopspec.inbox.lane import Lane
 from loopspec.log.envelope import MAX_SAFE_INTEGER, is_safe_integer
 
+TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from loopspec.data.messages import InboxState
+else:
+    Protocol = object  # the interface below is for the type checker; at run time a plain base
 
 NEXT_TURN = "next-turn"
 NEXT_STEP = "next-step"

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
+
+TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
+if TYPE_CHECKING:
+    from loopspec.check.reader import LogPath
 
 Progress = Callable[[int, int], None]
 # Below this much input one process wins: at the checker's slowest (about 25 MB/s, logs of inbox
@@ -30,12 +33,12 @@ BATCHES_PER_JOB = 4
 GZIP_TRAILER = 4
 
 
-def work_of(path: Path) -> int:
+def work_of(path: LogPath) -> int:
     """The bytes ``path`` makes the checker read (0 when it cannot be looked at: the check says why)."""
     try:
-        size = path.stat().st_size
-        if path.name.endswith(".gz") and size >= 18:  # gzip's trailer ends with ISIZE: the size mod 2**32
-            with path.open("rb") as stream:
+        size = os.stat(path).st_size
+        if os.fspath(path).endswith(".gz") and size >= 18:  # gzip's trailer ends with ISIZE: the size mod 2**32
+            with open(path, "rb") as stream:
                 stream.seek(-GZIP_TRAILER, os.SEEK_END)
                 return max(size, int.from_bytes(stream.read(GZIP_TRAILER), "little"))
         return size
@@ -43,7 +46,7 @@ def work_of(path: Path) -> int:
         return 0
 
 
-def plan(paths: Sequence[Path], jobs: int) -> list[list[int]]:
+def plan(paths: Sequence[LogPath], jobs: int) -> list[list[int]]:
     """Batches of indexes into ``paths``, one per task; a single batch means: do not fork."""
     if jobs <= 1 or len(paths) <= 1:
         return [list(range(len(paths)))]
@@ -62,12 +65,12 @@ def plan(paths: Sequence[Path], jobs: int) -> list[list[int]]:
     return [sorted(batches[b]) for b in order if batches[b]]
 
 
-def check_batch(paths: Sequence[Path], options: CheckOptions) -> list[LogResult]:
+def check_batch(paths: Sequence[LogPath], options: CheckOptions) -> list[LogResult]:
     """One worker's task: the verdicts on ``paths``, in order."""
     return [check_file(path, options) for path in paths]
 
 
-def _results(paths: Sequence[Path], options: CheckOptions, jobs: int) -> Iterator[tuple[int, LogResult]]:
+def _results(paths: Sequence[LogPath], options: CheckOptions, jobs: int) -> Iterator[tuple[int, LogResult]]:
     batches = plan(paths, jobs)
     if len(batches) == 1:
         for index in batches[0]:
@@ -85,7 +88,7 @@ def _results(paths: Sequence[Path], options: CheckOptions, jobs: int) -> Iterato
 
 
 def check_files(
-    paths: Sequence[Path], options: CheckOptions | None = None, jobs: int = 1, progress: Progress | None = None
+    paths: Sequence[LogPath], options: CheckOptions | None = None, jobs: int = 1, progress: Progress | None = None
 ) -> list[LogResult]:
     """Verdicts on ``paths`` in order; ``progress(done, total)`` as they come in."""
     results: list[LogResult | None] = [None] * len(paths)

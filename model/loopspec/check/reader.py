@@ -20,11 +20,15 @@ import os
 import stat
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
-from typing import BinaryIO, cast
 
 from loopspec.check.torn_tail import is_object_prefix
 from loopspec.log.stdin import STDIN
+
+TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    LogPath = str | os.PathLike[str]
 
 BOM = b"\xef\xbb\xbf"
 LIVE_SUFFIXES = (".live.jsonl", ".live.jsonl.gz")
@@ -46,7 +50,21 @@ def is_log_name(name: str) -> bool:
     return name.endswith(LOG_SUFFIXES) and not name.endswith(LIVE_SUFFIXES)
 
 
-def _stat_problem(path: Path, err: OSError) -> str:
+def path_text(path: LogPath) -> str:
+    """``path`` as ``str(pathlib.Path(path))`` spells it on POSIX: repeated slashes and ``.`` parts
+    dropped, a trailing slash too, exactly two leading slashes kept, ``.`` for nothing.
+
+    Reports name files the way the command line's argument was normalized before; this spares
+    every ``loopspec check`` the import of pathlib (docs/performance.md, "Start-up").
+    """
+    text = os.fspath(path)
+    stripped = text.lstrip("/")
+    leading = len(text) - len(stripped)
+    root = "//" if leading == 2 else "/" if leading else ""
+    return root + "/".join(part for part in stripped.split("/") if part not in ("", ".")) or "."
+
+
+def _stat_problem(path: str, err: OSError) -> str:
     """What is wrong with a path that cannot be looked at, in the user's words."""
     if err.errno == errno.ELOOP:
         return f"{path}: a symlink loop (the link leads back to itself), not a log"
@@ -55,43 +73,44 @@ def _stat_problem(path: Path, err: OSError) -> str:
     return f"{path}: cannot read ({err.strerror or err})"
 
 
-def _walk(folder: Path, problems: list[str]) -> list[Path]:
+def _walk(folder: str, problems: list[str]) -> list[str]:
     """Log files under ``folder`` (sorted); unreadable folders and broken links become problems.
 
     Symlinked folders are not followed (a link to an ancestor would never end); symlinked files are.
     """
-    found: list[Path] = []
+    found: list[str] = []
 
     def unreadable(err: OSError) -> None:
-        problems.append(_stat_problem(Path(err.filename or folder), err))
+        problems.append(_stat_problem(path_text(err.filename or folder), err))
 
     for top, _, names in os.walk(folder, onerror=unreadable):
         for name in names:
             if not is_log_name(name):
                 continue
-            path = Path(top, name)
+            path = os.path.join(top, name)
             try:
-                if stat.S_ISREG(path.stat().st_mode):
+                if stat.S_ISREG(os.stat(path).st_mode):
                     found.append(path)
             except OSError as err:
                 problems.append(_stat_problem(path, err))
-    return sorted(found)
+    return sorted(found, key=lambda path: path.split("/"))  # part by part, as paths compare
 
 
-def discover(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
+def discover(paths: Iterable[LogPath]) -> tuple[list[str], list[str]]:
     """Log files named or found under folders (sorted per folder), and what is wrong with the rest.
 
     A folder that holds no log at all is a problem, not an empty pass: a CI job pointed at the
     wrong folder must fail.  ``-`` (standard input) is passed through for the caller to read.
     """
-    found: list[Path] = []
+    found: list[str] = []
     problems: list[str] = []
-    for path in paths:
-        if str(path) == STDIN:
+    for given in paths:
+        path = path_text(given)
+        if path == STDIN:
             found.append(path)
             continue
         try:
-            mode = path.stat().st_mode
+            mode = os.stat(path).st_mode
         except OSError as err:
             problems.append(_stat_problem(path, err))
             continue
@@ -107,13 +126,13 @@ def discover(paths: Iterable[Path]) -> tuple[list[Path], list[str]]:
     return found, problems
 
 
-def open_log(path: Path) -> BinaryIO:
+def open_log(path: LogPath) -> BinaryIO:
     """The log's bytes; transparently decompressed when the name ends in ``.gz``."""
-    if path.name.endswith(".gz"):
+    if os.fspath(path).endswith(".gz"):
         import gzip  # for compressed logs only: a plain check does not pay its import
 
-        return cast(BinaryIO, gzip.open(path, "rb"))
-    return path.open("rb")
+        return gzip.open(path, "rb")  # type: ignore[return-value]  # a GzipFile reads like BinaryIO
+    return open(path, "rb")  # the caller closes it
 
 
 def _event_like(line: bytes) -> bool:
@@ -134,7 +153,7 @@ def _event_like(line: bytes) -> bool:
         return is_object_prefix(text)
 
 
-def holds_an_event(path: Path) -> bool:
+def holds_an_event(path: LogPath) -> bool:
     """Whether any line of the log looks like an event (stops at the first that does).
 
     An unreadable stream counts as holding one, so the verdict already reached stands.

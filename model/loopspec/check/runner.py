@@ -13,8 +13,6 @@ import os
 import time
 import zlib
 from collections.abc import Callable
-from pathlib import Path
-from typing import BinaryIO
 
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import (
@@ -29,6 +27,12 @@ from loopspec.check.reader import (
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
 from loopspec.log.envelope import MAX_SAFE_INTEGER
+
+TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    from loopspec.check.reader import LogPath
 
 UNREADABLE = (OSError, EOFError, zlib.error)
 UNPARSED = object()  # the fast parser refused the line: the slow path says why
@@ -124,10 +128,10 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
     return line_no
 
 
-def _size(path: Path) -> int:
+def _size(path: LogPath) -> int:
     """The log's size on disk (compressed, for a .gz: the typed path's threshold is conservative)."""
     try:
-        return path.stat().st_size
+        return os.stat(path).st_size
     except OSError:
         return 0
 
@@ -137,20 +141,20 @@ def _unusable(name: str, err: BaseException, started: float) -> LogResult:
     return LogResult(name, "unusable", 0, 0, problem=f"cannot read: {reason}", seconds=time.perf_counter() - started)
 
 
-def check_file(path: Path | str, options: CheckOptions | None = None, live: Path | None = None) -> LogResult:
+def check_file(path: LogPath, options: CheckOptions | None = None, live: LogPath | None = None) -> LogResult:
     """The verdict on one log (and, with ``live``, on its live notification stream)."""
     options = options or CheckOptions()
     started = time.perf_counter()
-    name = str(path)
+    name = os.fspath(path)
     checker = LogChecker(name, options)
     extra: tuple[Violation, ...] = ()
     collecting = gc.isenabled()
     gc.disable()  # parsed JSON and the checker's state hold no reference cycles; collections only cost time
     try:
-        with open_log(Path(path)) as stream:
+        with open_log(path) as stream:
             if live is None:
                 try:
-                    lines = scan(stream, checker, _size(Path(path)))
+                    lines = scan(stream, checker, _size(path))
                 except StopCheck:
                     lines = checker.line
                 truncated = options.all and len(checker.violations) >= options.max_violations
@@ -159,7 +163,7 @@ def check_file(path: Path | str, options: CheckOptions | None = None, live: Path
                 from loopspec.check.live import check_live
 
                 with open_log(live) as live_stream:
-                    outcome = check_live(stream, live_stream, checker, str(live), options)
+                    outcome = check_live(stream, live_stream, checker, os.fspath(live), options)
                 lines, truncated, extra = outcome.lines, outcome.truncated, outcome.violations
     except UNREADABLE as err:
         return _unusable(name, err, started)
@@ -167,7 +171,7 @@ def check_file(path: Path | str, options: CheckOptions | None = None, live: Path
         if collecting:
             gc.enable()
     violations = checker.found() + extra
-    if checker.violations and not holds_an_event(Path(path)):
+    if checker.violations and not holds_an_event(path):
         return LogResult(name, "unusable", 0, lines, problem=NOT_A_LOG, seconds=time.perf_counter() - started)
     events = lines - (1 if checker.torn_tail else 0)
     return LogResult(

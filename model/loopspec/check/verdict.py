@@ -12,9 +12,13 @@ A field named ``count`` or ``index`` would shadow tuple's methods: none may be a
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from loopspec.data.lean_typing import NamedTuple
 
-Status = Literal["valid", "invalid", "unusable"]
+TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Status = Literal["valid", "invalid", "unusable"]
 
 
 class CheckOptions(NamedTuple):

@@ -14,18 +14,20 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import TextIO
 
 # Only what a plain check needs is imported here: the live checker, the manifest, the JSON and
 # JUnit reports and the temporary folder for standard input come when asked for (start-up time,
 # docs/performance.md; tests/cli/test_startup.py keeps them out).
 from loopspec.check.parallel import check_files
-from loopspec.check.reader import discover
+from loopspec.check.reader import discover, path_text
 from loopspec.check.report_text import FORMAT_NAMES, Summary, render_text
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
 from loopspec.log.stdin import STDIN, spool
+
+TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
+if TYPE_CHECKING:
+    from typing import TextIO
 
 STDIN_NAME = "<stdin>"
 # The html report draws with loopspec.render, imported only when asked for (start-up stays small).
@@ -70,11 +72,13 @@ def _render(fmt: str, results: list[LogResult], summary: Summary, quiet: bool) -
 
 
 def _run_manifest(args: argparse.Namespace) -> int:
+    from pathlib import Path  # the manifest's paths are resolved against its folder
+
     from loopspec.check.manifest import ManifestError, load_manifest, verify
     from loopspec.check.report import render_manifest
 
     try:
-        expectations = load_manifest(args.manifest)
+        expectations = load_manifest(Path(args.manifest))
     except ManifestError as err:
         print(f"loopspec check: {err}", file=sys.stderr)
         return 2
@@ -88,7 +92,7 @@ def _run_manifest(args: argparse.Namespace) -> int:
     return 0 if all(mismatch is None for *_, mismatch in outcomes) else 1
 
 
-def _renamed(result: LogResult, copy: Path | None) -> LogResult:
+def _renamed(result: LogResult, copy: str | None) -> LogResult:
     """The spooled copy of standard input (the log or the live stream) reported as ``<stdin>``."""
     if copy is None:
         return result
@@ -99,7 +103,7 @@ def _renamed(result: LogResult, copy: Path | None) -> LogResult:
 
 
 @contextmanager
-def _stdin_spooled(paths: list[Path], live: Path | None) -> Iterator[tuple[list[Path], Path | None, Path | None]]:
+def _stdin_spooled(paths: list[str], live: str | None) -> Iterator[tuple[list[str], str | None, str | None]]:
     """``-`` among the logs or as ``--live``, copied to a temporary file; yields the paths to read
     and the copy (None when standard input is not read)."""
     if not any(str(p) == STDIN for p in paths) and str(live) != STDIN:
@@ -108,7 +112,7 @@ def _stdin_spooled(paths: list[Path], live: Path | None) -> Iterator[tuple[list[
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="loopspec-stdin-") as folder:
-        copy = spool(sys.stdin.buffer, Path(folder))
+        copy = spool(sys.stdin.buffer, folder)
         yield ([copy if str(p) == STDIN else p for p in paths], copy if str(live) == STDIN else live, copy)
 
 
@@ -214,9 +218,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "is violated; 2: unusable input or usage (missing or unreadable path, symlink loop, folder without "
         "logs, not a session log, corrupt compression); 3: internal error.",
     )
-    parser.add_argument("paths", nargs="*", type=Path,
+    parser.add_argument("paths", nargs="*", type=path_text,
                         help="session logs (*.jsonl, *.jsonl.gz, or - for standard input) or folders of them")
-    parser.add_argument("--live", type=Path, metavar="FILE",
+    parser.add_argument("--live", type=path_text, metavar="FILE",
                         help="also check this live.jsonl stream against the (single) log")
     parser.add_argument("--all", action="store_true", help="report every violation, not only the first")
     parser.add_argument("--max-violations", type=_positive, metavar="N",
@@ -227,11 +231,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="report format; json and junit name the tool version, the spec digest and each "
                         "violated rule's spec section; html draws each log's timeline around its first "
                         "violation: one log's page is printed, several need --out DIR")
-    parser.add_argument("--out", type=Path, metavar="DIR",
+    parser.add_argument("--out", type=path_text, metavar="DIR",
                         help="with --format html: write DIR/NNN-NAME.html per log and DIR/index.html")
     parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N", help="check logs in N processes")
     parser.add_argument("--quiet", "-q", action="store_true", help="only report invalid logs and the summary")
-    parser.add_argument("--manifest", type=Path, metavar="FILE",
+    parser.add_argument("--manifest", type=path_text, metavar="FILE",
                         help="check the example logs a manifest lists against their expected verdicts "
                         "(honours --format and --quiet)")
     parser.add_argument("--exhaustive", action="store_true",

@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="loopspec-stdin-") as folder:
         for path in files:
             if str(path) == STDIN:
-                status = _replay_one(spool(sys.stdin.buffer, Path(folder)), "<stdin>")
+                status = _replay_one(Path(spool(sys.stdin.buffer, folder)), "<stdin>")
             else:
-                status = _replay_one(path, str(path))
+                status = _replay_one(Path(path), path)
             worst = max(worst, status)
     return worst
 

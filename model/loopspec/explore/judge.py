@@ -235,7 +235,7 @@ def _search(events: list[dict[str, object]], max_states: int, started: float) ->
                      f"{where} must write something else there", (), seq, out.states, seconds)
 
 
-def judge_file(path: Path, *, max_states: int = MAX_STATES, allow_torn_tail: bool = False) -> Judgement:
+def judge_file(path: str | Path, *, max_states: int = MAX_STATES, allow_torn_tail: bool = False) -> Judgement:
     """Judge one log file (``.jsonl`` or ``.jsonl.gz``)."""
     raws: list[object] = []
     with open_log(path) as stream:

@@ -7,21 +7,24 @@ this, not the reader's model events (start-up time, docs/performance.md).
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import BinaryIO
+import os
+
+TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 STDIN = "-"
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def spool(stream: BinaryIO, folder: Path) -> Path:
+def spool(stream: BinaryIO, folder: str) -> str:
     """Copy ``stream`` (standard input) into ``folder``; the file is named ``stdin.events.jsonl``,
     with ``.gz`` added when the bytes are gzip-compressed, so it is read as it was written."""
     import shutil
 
     head = stream.read(2)
-    path = folder / ("stdin.events.jsonl.gz" if head == GZIP_MAGIC else "stdin.events.jsonl")
-    with path.open("wb") as out:
+    path = os.path.join(folder, "stdin.events.jsonl.gz" if head == GZIP_MAGIC else "stdin.events.jsonl")
+    with open(path, "wb") as out:
         out.write(head)
         shutil.copyfileobj(stream, out)
     return path

@@ -28,7 +28,7 @@ HTML = "html"
 UNREADABLE = (OSError, EOFError, zlib.error)
 
 
-def usage_problem(fmt: str, out: Path | None, logs: int) -> str | None:
+def usage_problem(fmt: str, out: str | Path | None, logs: int) -> str | None:
     """Why these arguments cannot make HTML (None when they can); ``logs`` is how many logs were found."""
     if fmt != HTML:
         return "--out is only used with --format html" if out is not None else None
@@ -114,12 +114,15 @@ def _index(results: Sequence[LogResult], names: Sequence[str]) -> str:
     )
 
 
-def write_html(results: Sequence[LogResult], out: Path | None, live: Path | None, stdout: TextIO) -> str | None:
+def write_html(results: Sequence[LogResult], out: str | Path | None, live: str | Path | None,
+               stdout: TextIO) -> str | None:
     """Print the one page, or write every page and the index under ``out``; why not, when it cannot."""
     sentences = _sentences()
+    live = None if live is None else Path(live)
     if out is None:
         stdout.write(_safe_page(results[0], live, sentences))
         return None
+    out = Path(out)
     names = [f"{n:03d}-{Path(r.file).name}.html" for n, r in enumerate(results, start=1)]
     try:
         out.mkdir(parents=True, exist_ok=True)
