@@ -8,11 +8,15 @@ model's.  Breadth first, the first disagreement found is a shortest one among th
 sequences, and it is written as a vector case whose expectations are the model's.
 
 What this proves, and what not: every sequence the exploration visits is compared, and the search
-visits one sequence per distinct *model* state (the key of :class:`~.space.ExplorationSpace`).  An
-implementation that reaches one model state in two ways and behaves differently afterwards is
-compared on the first way only; ``drive`` samples the rest.  Commands are stepped one by one (no
-command classes: a class is an argument about the model's code, which an implementation does not
-share), and commands outside the adapter's capability profile are neither sent nor followed.
+visits one sequence per distinct *model* state (the key of :class:`~.space.ExplorationSpace`)
+together with the lifecycle-table rows fired since the agent was last idle.  The rows are in the
+key because an implementation's state can remember what the model's forgets: after a clearing
+cancel the model is where it would be had no wake ever been latched, but an implementation that
+keeps the latch is not, and it shows only on the path that latched.  Paths through the same rows
+to the same model state are compared on the first one only; ``drive`` samples the rest.  Commands
+are stepped one by one (no command classes: a class is an argument about the model's code, which
+an implementation does not share), and commands outside the adapter's capability profile are
+neither sent nor followed.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections.abc import Hashable, Iterator
 from loopspec.explore.invariants import Problem
 from loopspec.explore.space import ExplorationSpace
 from loopspec.explore.space import State as ModelState
+from loopspec.loop.table import IDLE
 from loopspec.statespace.scope import Scope
 from loopspec.statespace.search import Edge
 from loopspec.vectors.codec import encode_command
@@ -32,9 +37,10 @@ from loopspec.vectors.reference_model import Model, initial
 
 CONFORMS = "the implementation answers every command as the model does"
 
-State = tuple[ModelState, Model, tuple[Expected, ...]]
-"""The explored state, the vector model in the same state, and the commands that first reached it
-with the model's answers (what the adapter is sent to get there, and what it must answer)."""
+State = tuple[ModelState, Model, tuple[Expected, ...], frozenset[str]]
+"""The explored state, the vector model in the same state, the commands that first reached it
+with the model's answers (what the adapter is sent to get there, and what it must answer), and
+the table rows fired since the agent was last idle."""
 
 
 class ConformanceSpace:
@@ -47,13 +53,13 @@ class ConformanceSpace:
         self.skipped = 0  # transitions whose command the adapter's profile lacks
 
     def root(self) -> State:
-        return (self.model.root(), initial(self.profile.name), ())
+        return (self.model.root(), initial(self.profile.name), (), frozenset())
 
     def key(self, state: State) -> Hashable:
-        return self.model.key(state[0])
+        return (self.model.key(state[0]), state[3])
 
     def expand(self, state: State) -> Iterator[Edge[State]]:
-        model_state, vector_model, path = state
+        model_state, vector_model, path, rows = state
         for edge in self.model.expand(model_state):
             if edge.problem is not None:  # the model itself broke an invariant: that is the finding
                 yield Edge(edge.command, edge.size, None, None, edge.fired, edge.problem)
@@ -72,5 +78,9 @@ class ConformanceSpace:
                 problem = Problem(CONFORMS, "", f"command {needed} of {len(steps)}: {message}")
                 yield Edge(edge.command, edge.size, None, None, edge.fired, problem)
                 continue
-            child = None if edge.state is None else (edge.state, after, steps)
-            yield Edge(edge.command, edge.size, child, edge.key, edge.fired, None)
+            if edge.state is None:
+                yield Edge(edge.command, edge.size, None, edge.key, edge.fired, None)
+                continue
+            since_idle = frozenset() if edge.state[0].phase == IDLE else rows.union(edge.fired)
+            child = (edge.state, after, steps, since_idle)
+            yield Edge(edge.command, edge.size, child, (edge.key, since_idle), edge.fired, None)

@@ -73,11 +73,15 @@ transition it steps, refused commands included, to the implementation: `reset`, 
 that first reached the state, the new command, a `state` after each, and compares every answer
 with the model's (`model/loopspec/explore/conformance.py`). The first disagreement is a shortest
 one among the sequences searched, written as a vector case with the model's answers. It is
-exhaustive over the model's states, not the implementation's: one sequence per distinct model
-state is sent, so an implementation that behaves differently after another way to the same model
-state is left to `drive`. Commands are stepped one by one (no command classes), and commands
-outside the adapter's capability profile are neither sent nor followed.
-`tests/explore/test_conformance.py` holds it to the mutants of `tests/vectors/mutants`.
+exhaustive over the model's states, not the implementation's: one sequence is sent per distinct
+model state *and set of lifecycle-table rows fired since the agent was last idle*. The rows are
+there because an implementation can remember what the model forgets (after a clearing cancel the
+model is where it would be had no wake been latched; an implementation that keeps the latch is
+not), so every way through different rows is tried; an implementation that behaves differently
+after another way through the same rows to the same model state is left to `drive`. Commands are
+stepped one by one (no command classes), and commands outside the adapter's capability profile
+are neither sent nor followed. `tests/explore/test_conformance.py` holds it to every mutant of
+`tests/vectors/mutants`, each at the smallest scope found that catches it.
 
 What each documented scope proved:
 """

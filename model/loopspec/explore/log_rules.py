@@ -10,7 +10,11 @@ search key (:func:`checker_key`): every slot of :class:`CheckState`, except the 
 report or number (file, line, seq, time, the context kept for reports, the violations so far, the
 live-check bookkeeping) and the inbox (the exploration checks at every state that it equals the
 model's).  Slots are read generically, so a slot added to the checker is keyed without a change
-here; the turn counter becomes "is a turn open" (numbering, as in :mod:`loopspec.statespace.canon`).
+here; the turn counter becomes "is a turn open" (numbering, as in :mod:`loopspec.statespace.canon`),
+tool-call ids lose their turn number, and the last ``tool/call``'s seq becomes whether it is the
+event right before the next one (all CANCEL-5 reads).  Numbers left in the key would split states
+that behave alike, and which of them a search met would depend on the order it tried commands in
+(tests/explore/test_key_order.py).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ UNKEYED = frozenset({
 })
 _SLOTS = tuple(dict.fromkeys(s for cls in LogChecker.__mro__ for s in getattr(cls, "__slots__", ())))
 _COPIED = (list, set, dict, deque)
+# The checker's slots holding the open step's tool-call ids (sets, or lists in call order).
+CALL_SLOTS = frozenset({"calls", "announced", "answer_calls", "unanswered", "unstarted", "after_calls"})
 
 
 def fresh() -> LogChecker:
@@ -90,16 +96,29 @@ def checker_key(checker: LogChecker, names: Renaming) -> Hashable:
     out: list[Hashable] = []
     for slot in _KEYED:
         value = getattr(checker, slot)
+        if slot == "started_at" and value is not None:
+            # CANCEL-5 reads only whether the last tool/call is the event right before the next one,
+            # never its seq: keyed by number, states equal but for numbering stayed apart.
+            seq, call = value
+            out.append((seq == checker.next_seq - 1, _call_number(call)))
+            continue
         out.append(value if type(value) in _PLAIN and slot != "turn" else _value(slot, value, names))
     return tuple(out)
+
+
+def _call_number(call: object) -> str:
+    """A model call id ``call-T.S.N`` without its turn T: numbering, as turns are (the key has "is a
+    turn open", not its number); S.N stays, so calls of two steps of one turn stay apart."""
+    return str(call).split(".", 1)[-1]
 
 
 def _value(slot: str, value: object, names: Renaming) -> Hashable:
     if slot == "turn":
         return value is not None
-    if slot in ("calls", "announced") and isinstance(value, set):
-        # Tool-call ids are the model's call-T.S.N: T and S are the open step's, N is what differs.
-        return tuple(sorted(str(v).rsplit(".", 1)[-1] for v in value))
+    if slot in CALL_SLOTS and value is not None:
+        # Tool-call ids are the model's call-T.S.N: T is numbering (see _call_number).
+        numbers = [_call_number(v) for v in value]  # type: ignore[attr-defined]
+        return tuple(sorted(numbers)) if isinstance(value, set) else tuple(numbers)
     if isinstance(value, set | frozenset):
         return tuple(sorted(_value("", v, names) for v in value))  # type: ignore[type-var]
     if isinstance(value, list | tuple | deque):

@@ -3,8 +3,11 @@
 The alphabet is the whole command language over the scope's message ids: edits with boundary
 coordinates (0, ±1, ±length, NaN, ±Infinity, a negative fraction, -0), sends of each target and
 wake, cancel with and without keepInbox and each cause kind, pre-step listener chains with every
-listener kind and action, every step result (tool calls inside a step included), turn-stopping
-answers, restarts, and answers at await points with no table row (INPUT-4 refusals).
+listener kind and action (a refused one included), every step result (tool calls inside a step
+included), turn-stopping answers, restarts, and answers at await points with no table row
+(INPUT-4 refusals).  The ids come in pairs that differ only in case, and an id's edited body
+carries a field the model does not know: the model cannot tell either apart from any other name or
+body, but an implementation that folds case or drops fields shows it.
 
 It is closed under renaming message ids (every template is instantiated for every id), which is
 what makes the symmetry reduction of :mod:`.canon` sound.
@@ -35,7 +38,9 @@ from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 from loopspec.statespace import scope as sc
 from loopspec.statespace.mentions import canonical
 
-ID_NAMES = ("a", "b", "c", "d", "e", "f")
+# Pairs that differ only in case: an implementation that compares ids ignoring case (DATA-1 says an id
+# is compared exactly) shows it from two ids on; the model cannot tell names apart, so no state is added.
+ID_NAMES = ("a", "A", "b", "B", "c", "C")
 TARGETS = (InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP)
 CAUSES: tuple[Frozen, ...] = tuple(freeze(c) for c in (
     {"kind": "user"}, {"kind": "parent"}, {"kind": "hook", "reason": "hook"}, {"kind": "disposed"},
@@ -43,6 +48,8 @@ CAUSES: tuple[Frozen, ...] = tuple(freeze(c) for c in (
 ))
 BROKE = "listener broke"
 ORIGINAL, EDITED = "v0", "v1"  # the two bodies of an id: texts independent of the id, so renaming is exact
+# The edited body also carries a field the model does not know, which every record must keep (DATA-2).
+UNKNOWN_FIELD = ("note", "kept as written")
 Entry = tuple[cmd.Command, int]
 """A class representative and how many commands of the alphabet it stands for."""
 
@@ -53,7 +60,10 @@ def coordinates(length: int) -> tuple[JsNumber, ...]:
 
 
 def message(index: int, body: str = ORIGINAL) -> UserMessage:
-    return UserMessage.create(ID_NAMES[index], body)
+    created = UserMessage.create(ID_NAMES[index], body)
+    if body == ORIGINAL:
+        return created
+    return UserMessage.from_json({**created.to_json(), UNKNOWN_FIELD[0]: UNKNOWN_FIELD[1]})
 
 
 class Alphabet:
@@ -71,6 +81,9 @@ class Alphabet:
         self.actions: tuple[cmd.ListenerActionT, ...] = (
             *self.sends, cmd.Cancel(), cmd.Cancel(keep_inbox=True),
             *(cmd.Remove(m.id) for m in self.messages), cmd.Clear(),
+            # An insertion at -0, which the inbox always refuses (NORM-5): inside a listener the
+            # refusal's text becomes the listener's error, which the live stream carries.
+            *(cmd.Splice(InboxTarget.NEXT_TURN, -0.0, 0, (m,)) for m in self.messages),
         )
         inserts: list[Messages] = [(), *((m,) for m in self.messages), (self.messages[0], self.messages[0])]
         self.inserts = tuple(inserts)
@@ -120,6 +133,8 @@ class Alphabet:
         # Two listeners: the outer's `after` runs after the inner veto's `before` (DECIDE-3's order).
         out += [(ls.Wrap(ls.Keep(), after=(s,)), ls.Veto(ls.Reject(), before=(cmd.Cancel(keep_inbox=True),)))
                 for s in self.sends]
+        # Two transforms that do not commute: the outer one applies last, to what the inner returned (DECIDE-3).
+        out.append((ls.Wrap(ls.Replace(ls.Reject())), ls.Wrap(ls.Replace(ls.Enter()))))
         return tuple(out)
 
     # ---- a state's commands ----
