@@ -4,9 +4,9 @@ Every mutant of ``tests/vectors/mutants`` is an implementation that answers one 
 served in-process (its bug is installed only while it answers, so the model it is compared with
 runs unpatched).  Exploring its scope (:data:`SCOPE`, or the one :data:`OWN_SCOPE` names) against
 it must stop at a disagreement after a shortest sequence (breadth first: no shorter explored
-sequence disagrees), and the counterexample's vector
-case, whose expectations are the model's, passes ``vectors run`` against the model and fails it
-against the mutant.  Every mutant is in one of the two lists: each is caught.
+sequence disagrees), and the counterexample's vector case, whose expectations are the model's,
+passes ``vectors run`` against the model and fails it against the mutant.  Every mutant is in one
+of the two lists: each is caught.
 This catches the mutants whose bug breaks no invariant of one model (a refusal's wording, a
 notification's order), which ``test_mutants_explored.py`` cannot.
 """
@@ -76,6 +76,7 @@ QUICK = (
     # Caught since the alphabet writes ids that differ only in case, an edited body with a field the
     # model does not know, an insertion at -0 inside a listener, and two non-commuting transforms.
     "ids-case-insensitive", "unknown-fields-dropped", "minus-zero-message", "transforms-outermost-first",
+    # Two ids (OWN_SCOPE), found within a level or two.
     "claim-every-next-turn", "lanes-in-insertion-order", "claim-one-record-per-message", "claimed-after-each-record",
 )
 SLOWER = (

@@ -1,10 +1,11 @@
 """The search key is a congruence: the states found do not depend on the order commands are tried in.
 
-A key that keeps something the future never reads (a seq, a turn number inside a call id) is still
-sound, but it splits states that behave alike, and then how many of them a search meets depends on
-which path reached each one first: the serial and the two-process searches reported 14,846 and
-14,834 states for the ci scope, because the checker's "last tool/call" slot was keyed by its seq.
-Searching in reverse order must find exactly the same keys.
+A key that keeps something the future never reads (a seq, a turn number inside a call id) splits
+states that behave alike, and a key that drops something it reads merges states that do not; either
+way how many states a search meets depends on which path reached each one first.  The checker's
+"last tool/call" slot was keyed by its seq and not by whether it is the event right before the next
+one (what CANCEL-5 reads), and the serial and two-process searches of the ci scope found 14,846 and
+14,834 states.  Searching in reverse order must find exactly the same keys.
 """
 
 from __future__ import annotations

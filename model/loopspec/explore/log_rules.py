@@ -115,9 +115,9 @@ def _call_number(call: object) -> str:
 def _value(slot: str, value: object, names: Renaming) -> Hashable:
     if slot == "turn":
         return value is not None
-    if slot in CALL_SLOTS and value is not None:
+    if slot in CALL_SLOTS and isinstance(value, set | list | tuple):
         # Tool-call ids are the model's call-T.S.N: T is numbering (see _call_number).
-        numbers = [_call_number(v) for v in value]  # type: ignore[attr-defined]
+        numbers = [_call_number(v) for v in value]
         return tuple(sorted(numbers)) if isinstance(value, set) else tuple(numbers)
     if isinstance(value, set | frozenset):
         return tuple(sorted(_value("", v, names) for v in value))  # type: ignore[type-var]
