@@ -104,10 +104,13 @@ def _text(value: object, spaced: bool, ascii_only: bool) -> str:
 
 @pytest.mark.rule("LOG-1")
 @given(value=st.lists(st.tuples(st.sampled_from(("type", "seq", "data", "k")), json_values), min_size=1, max_size=5),
-       spaced=st.booleans(), ascii_only=st.booleans())
-def test_fast_and_standard_parses_agree(value: list[tuple[str, object]], spaced: bool, ascii_only: bool) -> None:
-    """Any object text, compact or spaced, with or without repeated keys: the same value or the same refusal."""
-    line = (_text(value, spaced, ascii_only) + "\n").encode()
+       spaced=st.booleans(), ascii_only=st.booleans(), newline=st.booleans())
+def test_fast_and_standard_parses_agree(
+    value: list[tuple[str, object]], spaced: bool, ascii_only: bool, newline: bool
+) -> None:
+    """Any object text, compact or spaced, with or without repeated keys, ending the line or ending a log that
+    has no final newline: the same value or the same refusal."""
+    line = (_text(value, spaced, ascii_only) + ("\n" if newline else "")).encode()
 
     def outcome(loads: object) -> object:
         try:

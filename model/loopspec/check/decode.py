@@ -141,8 +141,10 @@ class Chunk(_Shape, tag_field="type", tag="assistant/chunk", frozen=True):
 
 def repeats_no_key(line: bytes, chunk: Chunk) -> bool:
     """Whether ``line``, decoded as ``chunk``, repeats no key in any of its objects (exact; see above)."""
-    # find(92) is a memchr for a backslash, far cheaper than a search for the two bytes of an escape.
-    return (line.find(92) < 0 or line.find(b"\\u") < 0) and (
+    # ``92 in line`` is a memchr for a backslash: far cheaper than a search for the two bytes of
+    # an escape, and than line.find(92), which takes the general search (150 ns against 26 ns a
+    # line here, docs/performance.md).
+    return (92 not in line or line.find(b"\\u") < 0) and (
         line.count(58) == ENVELOPE_AND_SCOPE + chunk.data.chunk.colon_bytes()
     )
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from loopspec.check import outcome, step_calls
 from loopspec.check.outcome import REPAIR_ENDS
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, IDLE, STEPPING, CheckState
+from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
 TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})
 NUMBERS = ("turn", "step")
-END_KINDS = frozenset({"completed", "max-tokens", "blocked", "aborted", "error"}) | REPAIR_ENDS
 
 
 def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbers: tuple[str, ...]) -> list[int]:
@@ -90,59 +90,9 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
         st.claim_done = ()
 
 
-# END-1: the fields each reason kind carries besides ``kind``.
-REASON_FIELDS = {"aborted": frozenset({"kind", "reason"}), "error": frozenset({"kind", "error"})}
-
-
-def _reason(st: CheckState, data: object) -> str:
-    reason = data.get("reason") if isinstance(data, dict) else None
-    kind = reason.get("kind") if isinstance(reason, dict) else None
-    if not isinstance(kind, str):
-        if isinstance(data, dict) and "reason" in data:
-            st.violate("LOG-8", f"turn/end reason must be an object with a string kind, got {reason!r}",
-                       "Every turn end names its reason kind (END-1).")
-        return ""
-    assert isinstance(reason, dict)
-    if kind not in END_KINDS:
-        st.violate("END-1", f"unknown turn end reason {kind!r}",
-                   "The released loop ends turns completed, max-tokens, blocked, aborted or error, and crash repair "
-                   "writes interrupted (v0.1.7 fork cuts: forked); nothing else.")
-        return kind
-    extra = sorted(reason.keys() - REASON_FIELDS.get(kind, frozenset({"kind"})))
-    if extra:
-        st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {extra}",
-                   "Each reason kind has its fixed fields: aborted its cancel cause, error its failure, the others "
-                   "none (crash repair writes interrupted without any recovery flag, REPAIR-1).")
-    elif kind == "aborted":
-        cause = reason.get("reason")
-        if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
-            st.violate("VARIANT-2", f"aborted turn end without a cancel cause, got reason {cause!r}",
-                       "An aborted end carries the cancel cause as an object with a string kind (whole in v0.1.1 "
-                       "and v0.1.5, kind only in v0.1.7).")
-    elif kind == "error" and not _is_failure(reason.get("error")):
-        st.violate("END-1", f"error turn end without a failure {{message, code}}, got {reason.get('error')!r}",
-                   "An error end carries the failure that ended the turn: a string message and, when present, a "
-                   "string code (a non-LLM error is written {message, code: 'UNKNOWN'}, DECIDE-7).")
-    return kind
-
-
-def _cause_kind(data: object) -> object:
-    reason = data.get("reason") if isinstance(data, dict) else None
-    cause = reason.get("reason") if isinstance(reason, dict) else None
-    return cause.get("kind") if isinstance(cause, dict) else None
-
-
-def _is_failure(value: object) -> bool:
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("message"), str)
-        and isinstance(value.get("code", ""), str)
-    )
-
-
 def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     (turn,) = _shape(st, "turn/end", data, END_KEYS, ("turn",))
-    kind = _reason(st, data)
+    kind = turn_end_kind(st, data)
     if st.turn is None:
         st.violate("TURN-3", f"turn/end {turn} while no turn is open",
                    "turn/end closes the open turn; with no open turn there is nothing to close (and crash repair "
@@ -160,7 +110,7 @@ def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int
             _check_closer_time(st, event, "turn/end " + kind)
         elif kind and not outcome.before_end(st, kind):
             _check_end_at_phase(st, kind)
-    _close_turn(st, kind, disposed=_cause_kind(data) == "disposed")
+    _close_turn(st, kind, disposed=cause_kind(data) == "disposed")
 
 
 def _check_end_at_phase(st: CheckState, kind: str) -> None:

@@ -204,6 +204,7 @@ try:  # orjson is optional: a faster parse of the same JSON, never a different v
     lenient_loads: Callable[[bytes], object] = orjson.loads
     """orjson's parse, which resolves a repeated key silently (the last one wins)."""
     write_back: Callable[[object], bytes] | None = orjson.dumps
+    _NEWLINE = orjson.OPT_APPEND_NEWLINE
 
     def confirmed(line: bytes, value: object) -> object:
         """``value`` (the lenient parse of ``line``) once ``line`` is known to repeat no key.
@@ -213,7 +214,10 @@ try:  # orjson is optional: a faster parse of the same JSON, never a different v
         ``JSON.stringify``) wrote.  Any other line is decided by the standard library's parse,
         which raises :class:`DuplicateKey` for a repeated key (:func:`strict_loads`).
         """
-        if orjson.dumps(value) == (line[:-1] if line[-1:] == b"\n" else line):
+        # Written back with its newline, the line compares without being sliced (a quarter less
+        # work per line than slicing off the newline, docs/performance.md); the second write covers
+        # a last line that has none.
+        if orjson.dumps(value, option=_NEWLINE) == line or orjson.dumps(value) == line:
             return value
         return strict_loads(line)
 

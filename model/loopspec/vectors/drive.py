@@ -12,7 +12,7 @@ per second.
 
 The test function is built and called programmatically with a fixed seed, no example database
 and quiet output, so a run is reproducible and prints nothing but our report.  A dead or hung
-adapter is not a "failure" to shrink: it escapes Hypothesis as :class:`_Stop` and is reported
+adapter is not a "failure" to shrink: it escapes Hypothesis as :class:`Stop` and is reported
 with the sequence that led to it.
 """
 
@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TextIO
 
 import attrs
@@ -37,6 +35,7 @@ from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive_check import Checker, Expected, replay
 from loopspec.vectors.drive_draws import IntegerStrategies, command_for, draw_command, draw_swarm
+from loopspec.vectors.drive_session import Session, Stop, scratch_storage
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observe, state_of
 from loopspec.vectors.profiles import PROFILES
@@ -46,58 +45,6 @@ __all__ = ["Disagreement", "DriveReport", "ProfileMismatch", "choose_profile", "
 
 class Disagreement(AssertionError):
     """The adapter and the model observed a command differently (or the adapter's log breaks a rule)."""
-
-
-class _Stop(BaseException):
-    """Ends the Hypothesis run at once (budget spent, adapter lost); not an Exception, so never shrunk."""
-
-
-class _Session:
-    """What one :func:`drive` call has seen so far; lives only for that call."""
-
-    def __init__(self, time_budget: float | None, shrink_budget: float, progress: TextIO | None) -> None:
-        self.started = time.monotonic()
-        self.deadline = None if time_budget is None else self.started + time_budget
-        self.shrink_budget = shrink_budget
-        self.progress = progress
-        self.shown = 0.0
-        self.failing: list[tuple[VectorCommand, ...]] = []  # every failing run; the last is the smallest so far
-        self.messages: list[str] = []  # what each failing run found
-        self.lost: tuple[AdapterFailure, tuple[VectorCommand, ...]] | None = None
-        self.stopped = False
-        self.budget_hit = False
-        self.examples = 0  # examples run up to the first failure (shrink runs are not examples)
-        self.commands = 0  # commands sent to the adapter, shrinking and replays included
-
-    def check_clock(self) -> None:
-        if self.stopped:
-            raise _Stop
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            self.stopped = self.budget_hit = True
-            raise _Stop
-
-    def record_failure(self, commands: tuple[VectorCommand, ...], message: str) -> None:
-        if not self.failing:  # shrinking gets its own allowance, within the overall budget
-            end = time.monotonic() + self.shrink_budget
-            self.deadline = end if self.deadline is None else min(self.deadline, end)
-        self.failing.append(commands)
-        self.messages.append(message)
-
-    def tick(self, requested: int, sent: int) -> None:
-        """A self-overwriting progress line on a terminal, at most five times a second."""
-        now = time.monotonic()
-        if self.progress is None or now - self.shown < 0.2:
-            return
-        self.shown = now
-        what = "shrinking" if self.failing else f"{self.examples}/{requested} examples"
-        line = f"drive: {what}, {sent} commands, {now - self.started:.1f} s"
-        self.progress.write("\r" + line.ljust(70))
-        self.progress.flush()
-
-    def close_progress(self) -> None:
-        if self.progress is not None:
-            self.progress.write("\r" + " " * 70 + "\r")
-            self.progress.flush()
 
 
 @attrs.frozen
@@ -158,27 +105,6 @@ def choose_profile(adapter: Adapter, wanted: str | None) -> str:
     return wanted
 
 
-@contextlib.contextmanager
-def _scratch_storage() -> Iterator[None]:
-    """Point Hypothesis' storage at a throw-away folder for the run.
-
-    With no example database Hypothesis still caches the constants it collects from local modules
-    under ``.hypothesis/`` in the working directory; ``loopspec drive`` must leave the user's folder
-    as it found it.
-    """
-    key = "HYPOTHESIS_STORAGE_DIRECTORY"
-    before = os.environ.get(key)
-    with tempfile.TemporaryDirectory(prefix="loopspec-drive-") as scratch:
-        os.environ[key] = scratch
-        try:
-            yield
-        finally:
-            if before is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = before
-
-
 def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
           time_budget: float | None = None, shrink_budget: float = 20.0, profile: str | None = None,
           progress: TextIO | None = None, lockstep: bool = False,
@@ -195,7 +121,7 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
     """
     name = choose_profile(adapter, profile)
     chosen = PROFILES[name]
-    session = _Session(time_budget, shrink_budget, progress)
+    session = Session(time_budget, shrink_budget, progress)
     checker = Checker(adapter, chosen, lockstep, restart)
     try:
         return _drive(checker, session, examples, steps, seed, name, shrink)
@@ -203,7 +129,7 @@ def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int =
         checker.close()
 
 
-def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed: int, name: str,
+def _drive(checker: Checker, session: Session, examples: int, steps: int, seed: int, name: str,
            shrink: bool) -> DriveReport:
     chosen = checker.profile
     strategies = IntegerStrategies()
@@ -252,7 +178,7 @@ def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed:
         except AdapterFailure as failure:
             session.examples += not session.failing
             session.lost, session.stopped = (failure, tuple(p.command for p in planned)), True
-            raise _Stop from None
+            raise Stop from None
         session.examples += not session.failing  # a whole example (Hypothesis drops overruns)
         if found is not None:
             message, needed = found
@@ -260,10 +186,10 @@ def _drive(checker: Checker, session: _Session, examples: int, steps: int, seed:
             raise Disagreement(message)
 
     try:
-        with _scratch_storage():
+        with scratch_storage():
             sequences()
-    except (_Stop, Exception):
-        # Disagreement, _Stop, or whatever Hypothesis makes of a run we cut short (it may report
+    except (Stop, Exception):
+        # Disagreement, Stop, or whatever Hypothesis makes of a run we cut short (it may report
         # a cut-short run as flaky): the session knows what really happened.
         if session.lost is None and not session.failing and not session.stopped:
             raise
@@ -302,7 +228,7 @@ def _drain(batch: Batch) -> None:
         batch.answers()
 
 
-def _salvage(checker: Checker, session: _Session, batch: Batch, planned: list[Expected]) -> None:
+def _salvage(checker: Checker, session: Session, batch: Batch, planned: list[Expected]) -> None:
     """Compare the commands of an example Hypothesis cut short (already sent), instead of dropping them.
 
     Hypothesis replays mutations of earlier examples with a fixed number of choices; when the model
@@ -318,10 +244,10 @@ def _salvage(checker: Checker, session: _Session, batch: Batch, planned: list[Ex
         message, needed = found
         session.record_failure(tuple(p.command for p in planned[:needed]), message)
         session.stopped = True
-        raise _Stop
+        raise Stop
 
 
-def _report(session: _Session, requested: int, profile: str, *, commands: tuple[VectorCommand, ...] = (),
+def _report(session: Session, requested: int, profile: str, *, commands: tuple[VectorCommand, ...] = (),
             disagreement: str | None = None, adapter_failure: str | None = None,
             stopped_by_budget: bool = False) -> DriveReport:
     return DriveReport(session.examples, disagreement, commands, adapter_failure, requested, session.commands,

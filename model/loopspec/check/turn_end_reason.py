@@ -1,0 +1,64 @@
+"""The reason a ``turn/end`` gives: its kind and the fields each kind carries (END-1, VARIANT-2, LOG-8).
+
+Split from :mod:`.lifecycle`, which decides whether the end may come where it does; this module
+only reads what the record says about why the turn ended.
+"""
+
+from __future__ import annotations
+
+from loopspec.check.outcome import REPAIR_ENDS
+from loopspec.check.state import CheckState
+
+END_KINDS = frozenset({"completed", "max-tokens", "blocked", "aborted", "error"}) | REPAIR_ENDS
+
+
+# END-1: the fields each reason kind carries besides ``kind``.
+REASON_FIELDS = {"aborted": frozenset({"kind", "reason"}), "error": frozenset({"kind", "error"})}
+
+
+def turn_end_kind(st: CheckState, data: object) -> str:
+    """The reason kind of a ``turn/end``'s data (``""`` when it names none), after checking its fields (END-1)."""
+    reason = data.get("reason") if isinstance(data, dict) else None
+    kind = reason.get("kind") if isinstance(reason, dict) else None
+    if not isinstance(kind, str):
+        if isinstance(data, dict) and "reason" in data:
+            st.violate("LOG-8", f"turn/end reason must be an object with a string kind, got {reason!r}",
+                       "Every turn end names its reason kind (END-1).")
+        return ""
+    assert isinstance(reason, dict)
+    if kind not in END_KINDS:
+        st.violate("END-1", f"unknown turn end reason {kind!r}",
+                   "The released loop ends turns completed, max-tokens, blocked, aborted or error, and crash repair "
+                   "writes interrupted (v0.1.7 fork cuts: forked); nothing else.")
+        return kind
+    extra = sorted(reason.keys() - REASON_FIELDS.get(kind, frozenset({"kind"})))
+    if extra:
+        st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {extra}",
+                   "Each reason kind has its fixed fields: aborted its cancel cause, error its failure, the others "
+                   "none (crash repair writes interrupted without any recovery flag, REPAIR-1).")
+    elif kind == "aborted":
+        cause = reason.get("reason")
+        if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
+            st.violate("VARIANT-2", f"aborted turn end without a cancel cause, got reason {cause!r}",
+                       "An aborted end carries the cancel cause as an object with a string kind (whole in v0.1.1 "
+                       "and v0.1.5, kind only in v0.1.7).")
+    elif kind == "error" and not _is_failure(reason.get("error")):
+        st.violate("END-1", f"error turn end without a failure {{message, code}}, got {reason.get('error')!r}",
+                   "An error end carries the failure that ended the turn: a string message and, when present, a "
+                   "string code (a non-LLM error is written {message, code: 'UNKNOWN'}, DECIDE-7).")
+    return kind
+
+
+def cause_kind(data: object) -> object:
+    """The kind of an aborted end's cancel cause (``disposed``, ...), or None."""
+    reason = data.get("reason") if isinstance(data, dict) else None
+    cause = reason.get("reason") if isinstance(reason, dict) else None
+    return cause.get("kind") if isinstance(cause, dict) else None
+
+
+def _is_failure(value: object) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("message"), str)
+        and isinstance(value.get("code", ""), str)
+    )
