@@ -13,9 +13,6 @@ TURN_SCOPED = frozenset({"request/header", "request/context"})
 MODEL_TYPES = frozenset({"agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end",
                          "user/message", END_SEED}) | TOOL_TYPES
 SYNTHETIC = "interrupted-tool-result-"
-# Crash repair's codes (real §8.1).  Which of the two a result carries is compared only as one of
-# them: the sources do not say how repair picks it (the model: by a tool/call; decisions.md G10).
-SYNTHETIC_CODES = frozenset({"TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"})
 ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
 
 
@@ -71,7 +68,8 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
         mid = message.get("id")
         synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC)
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
-                 _code(data) in SYNTHETIC_CODES if synthetic else None,
+                 # REPAIR-1 (decisions H3): repair's code says whether the call's tool/call was written.
+                 _code(data) if synthetic else None,
                  _code(data) == SKIPPED_CODE]  # CANCEL-5: only an aborted step's skipped call carries it
     return tuple(view)
 
