@@ -15,7 +15,9 @@ from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import LOG_10_WHY, after_skipping
 
 SYNTHETIC_RESULT = "interrupted-tool-result-"  # REPAIR-1: ids of crash repair's tool results
-SYNTHETIC_CODES = frozenset({"TOOL_NOT_STARTED", "TOOL_OUTCOME_UNKNOWN"})  # REPAIR-1: and their codes
+# REPAIR-1: crash repair's codes, each with the error name the real writer gives it.
+REPAIR_ERROR_NAMES = {"TOOL_NOT_STARTED": "ToolNotStartedError", "TOOL_OUTCOME_UNKNOWN": "ToolOutcomeUnknownError"}
+SYNTHETIC_CODES = frozenset(REPAIR_ERROR_NAMES)
 
 
 def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
@@ -200,6 +202,11 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
         st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r}",
                    "Crash repair's synthetic results carry error {name, code} with the code TOOL_NOT_STARTED "
                    "or TOOL_OUTCOME_UNKNOWN.")
+    elif synthetic and tool_error_name(data) != REPAIR_ERROR_NAMES[str(code)]:
+        st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r} and error.name "
+                   f"{tool_error_name(data)!r}, owed {REPAIR_ERROR_NAMES[str(code)]}",
+                   "Crash repair names each code's error: ToolNotStartedError for TOOL_NOT_STARTED, "
+                   "ToolOutcomeUnknownError for TOOL_OUTCOME_UNKNOWN.")
     elif synthetic and len(ids) == 1 and not missing:
         # Repair names what it knows: a call whose tool/call it read ran with an unknown outcome,
         # one it only saw announced never started (repair.ts, v0.1.5/v0.1.7).
@@ -211,7 +218,7 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")
-    step_calls.answer(st, ids, seq, code, synthetic)  # LOG-11, CANCEL-5
+    step_calls.answer(st, ids, seq, code, synthetic, tool_error_name(data))  # LOG-11, CANCEL-5
     st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
     st.announced.difference_update(ids)
 
@@ -220,3 +227,9 @@ def tool_error_code(data: object) -> object:
     """The code of a ``tool/result``'s error, where the real writer puts it: ``data.error.code``."""
     error = data.get("error") if isinstance(data, dict) else None
     return error.get("code") if isinstance(error, dict) else None
+
+
+def tool_error_name(data: object) -> object:
+    """The name of a ``tool/result``'s error: ``data.error.name`` (REPAIR-1, CANCEL-5)."""
+    error = data.get("error") if isinstance(data, dict) else None
+    return error.get("name") if isinstance(error, dict) else None

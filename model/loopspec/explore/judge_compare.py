@@ -68,9 +68,11 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
         mid = message.get("id")
         synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC)
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
-                 # REPAIR-1 (decisions H3): repair's code says whether the call's tool/call was written.
-                 _code(data) if synthetic else None,
-                 _code(data) == SKIPPED_CODE]  # CANCEL-5: only an aborted step's skipped call carries it
+                 # REPAIR-1 (decisions H3): repair's code says whether the call's tool/call was written,
+                 # and each code has its error's name.
+                 _error(data) if synthetic else None,
+                 # CANCEL-5: only an aborted step's skipped call carries the code, always with AbortError.
+                 _error(data) if _code(data) == SKIPPED_CODE else None]
     return tuple(view)
 
 
@@ -155,3 +157,9 @@ def _code(data: dict[str, object]) -> object:
     """A ``tool/result``'s ``data.error.code`` (REPAIR-1, CANCEL-5)."""
     error = data.get("error")
     return error.get("code") if isinstance(error, dict) else None
+
+
+def _error(data: dict[str, object]) -> object:
+    """A ``tool/result``'s ``data.error`` as ``(name, code)`` (REPAIR-1, CANCEL-5)."""
+    error = data.get("error")
+    return (repr(error.get("name")), repr(error.get("code"))) if isinstance(error, dict) else None
