@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from loopspec.data.json_value import thaw
 from loopspec.data.messages import UserMessage
 from loopspec.log.events import SessionEvent
+from loopspec.log.tool_errors import SKIPPED_CODE
 from loopspec.loop import commands as cmd
 from loopspec.loop.agent import run
-from loopspec.loop.records import SKIPPED_CODE
 from loopspec.loop.state import Agent
 
 ANNOUNCE, START = cmd.StepResult("tool-call", started=False), cmd.StepResult("tool-call")

@@ -215,9 +215,9 @@ try:  # orjson is optional: a faster parse of the same JSON, never a different v
         which raises :class:`DuplicateKey` for a repeated key (:func:`strict_loads`).
         """
         # Written back with its newline, the line compares without being sliced (a quarter less
-        # work per line than slicing off the newline, docs/performance.md); the second write covers
-        # a last line that has none.
-        if orjson.dumps(value, option=_NEWLINE) == line or orjson.dumps(value) == line:
+        # work per line than slicing off the newline, docs/performance.md); only a last line that
+        # has no newline is written back a second time, without one.
+        if orjson.dumps(value, option=_NEWLINE) == line or (line[-1:] != b"\n" and orjson.dumps(value) == line):
             return value
         return strict_loads(line)
 

@@ -13,11 +13,7 @@ from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import open_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import LOG_10_WHY, after_skipping
-
-SYNTHETIC_RESULT = "interrupted-tool-result-"  # REPAIR-1: ids of crash repair's tool results
-# REPAIR-1: crash repair's codes, each with the error name the real writer gives it.
-REPAIR_ERROR_NAMES = {"TOOL_NOT_STARTED": "ToolNotStartedError", "TOOL_OUTCOME_UNKNOWN": "ToolOutcomeUnknownError"}
-SYNTHETIC_CODES = frozenset(REPAIR_ERROR_NAMES)
+from loopspec.log.tool_errors import REPAIR_CODES, SYNTHETIC_RESULT, TOOL_ERROR_NAMES
 
 
 def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
@@ -197,14 +193,14 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
         st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made",
                    "A tool result must answer a tool/call of its own step; only crash repair's synthetic results "
                    "answer calls the model announced but never started.")
-    code = tool_error_code(data)
-    if synthetic and code not in SYNTHETIC_CODES:
+    code, name = tool_error_code(data), tool_error_name(data)
+    if synthetic and code not in REPAIR_CODES:
         st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r}",
                    "Crash repair's synthetic results carry error {name, code} with the code TOOL_NOT_STARTED "
                    "or TOOL_OUTCOME_UNKNOWN.")
-    elif synthetic and tool_error_name(data) != REPAIR_ERROR_NAMES[str(code)]:
-        st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r} and error.name "
-                   f"{tool_error_name(data)!r}, owed {REPAIR_ERROR_NAMES[str(code)]}",
+    elif synthetic and name != TOOL_ERROR_NAMES[str(code)]:
+        st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r} and error.name {name!r}, "
+                   f"owed {TOOL_ERROR_NAMES[str(code)]}",
                    "Crash repair names each code's error: ToolNotStartedError for TOOL_NOT_STARTED, "
                    "ToolOutcomeUnknownError for TOOL_OUTCOME_UNKNOWN.")
     elif synthetic and len(ids) == 1 and not missing:
@@ -218,7 +214,7 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")
-    step_calls.answer(st, ids, seq, code, synthetic, tool_error_name(data))  # LOG-11, CANCEL-5
+    step_calls.answer(st, ids, seq, code, synthetic, name)  # LOG-11, CANCEL-5
     st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
     st.announced.difference_update(ids)
 

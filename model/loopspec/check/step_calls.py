@@ -19,9 +19,8 @@ dispatched start follows came before the abort, so it latched no wake (TURN-5).
 from __future__ import annotations
 
 from loopspec.check.state import CheckState
+from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES
 
-SKIPPED_CODE = "TOOL_ABORTED_BEFORE_DISPATCH"  # CANCEL-5: the code of an aborted step's skipped calls
-SKIPPED_NAME = "AbortError"  # CANCEL-5: and the name of their error
 LOG_10_WHY = ("A step's model answer announces each tool call once (assistant/message), its tool starts it once "
               "(tool/call) and answers it once (tool/result).")
 LOG_11_WHY = ("The tool phase starts a step's calls in the order the model announced them (a parallel pool "
@@ -56,7 +55,7 @@ def start(st: CheckState, call: str, seq: int) -> None:
     st.latch_stash, st.nt_send_in_turn = st.nt_send_in_turn, False
 
 
-def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool, name: object = None) -> None:
+def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool, name: object) -> None:
     """A ``tool/result`` answering ``ids``: the oldest calls not answered yet (LOG-11); an aborted
     step's skipped call right after its ``tool/call`` and, once one is skipped, only more (CANCEL-5)."""
     for call in ids:
@@ -69,9 +68,9 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
             st.unstarted.remove(call)
     if code == SKIPPED_CODE and not synthetic:
         _skipped_pair(st, ids, seq)
-        if name != SKIPPED_NAME:
-            st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} and error.name {name!r}, owed {SKIPPED_NAME}",
-                       CANCEL_5_WHY)
+        if name != TOOL_ERROR_NAMES[SKIPPED_CODE]:
+            st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} and error.name {name!r}, owed "
+                       f"{TOOL_ERROR_NAMES[SKIPPED_CODE]}", CANCEL_5_WHY)
     elif st.skipping and not synthetic:
         st.violate("CANCEL-5", f"tool/result for {ids} after a call the step's abort skipped", CANCEL_5_WHY)
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 
+from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES
+
 Choose = Callable[[int], int]
 Event = dict[str, object]
 NT, NS = "next-turn", "next-step"
@@ -204,7 +206,7 @@ class _Session:
                        "source": {"kind": "tool", "callId": call},
                        "content": [{"type": "tool-result", "toolCallId": call, "isError": True,
                                     "content": [{"type": "text", "text": "TOOL_NOT_STARTED"}]}]}
-            error = {"name": "ToolNotStartedError", "code": "TOOL_NOT_STARTED"}
+            error = {"name": TOOL_ERROR_NAMES["TOOL_NOT_STARTED"], "code": "TOOL_NOT_STARTED"}
             self.write("tool/result", {"turn": turn, "step": step, "message": message, "error": error},
                        same_time=True, surfaceOp="append")
         if step is not None:
@@ -220,7 +222,7 @@ class _Session:
             "id": f"r{self.seq}", "role": "user", "source": {"kind": "tool", "callId": call},
             "content": [{"type": "tool-result", "toolCallId": call, "content": content, "isError": skipped}]}}
         if skipped:
-            data["error"] = {"name": "AbortError", "code": "TOOL_ABORTED_BEFORE_DISPATCH"}
+            data["error"] = {"name": TOOL_ERROR_NAMES[SKIPPED_CODE], "code": SKIPPED_CODE}
         self.write("tool/result", data, surfaceOp="append", sourceEventSeqs=[call_seq])
 
     def step(self, turn: int, step: int, batch: list[Event]) -> bool | None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from loopspec.explore.judge_moves import TOOL_TYPES
 from loopspec.log.events import SessionEvent
-from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, SKIPPED_CODE, TOOL_CALL, TOOL_RESULT
+from loopspec.log.tool_errors import SKIPPED_CODE, SYNTHETIC_RESULT
+from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_CALL, TOOL_RESULT
 
 UNSUPPORTED = frozenset({"system/message"})  # v0.1.5's entry placement (VARIANT-1)
 # The model call's own traffic, which the model abstracts into its stepping phase (LOG-3 places it).
@@ -12,7 +13,6 @@ STEP_SCOPED = frozenset({"assistant/chunk", "assistant/attempt", "assistant/mess
 TURN_SCOPED = frozenset({"request/header", "request/context"})
 MODEL_TYPES = frozenset({"agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end",
                          "user/message", END_SEED}) | TOOL_TYPES
-SYNTHETIC = "interrupted-tool-result-"
 ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
 
 
@@ -66,7 +66,7 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
         blocks = tuple(name(b.get("toolCallId")) for b in content if isinstance(b, dict)) if isinstance(
             content, list) else ()
         mid = message.get("id")
-        synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC)
+        synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
                  # REPAIR-1 (decisions H3): repair's code says whether the call's tool/call was written,
                  # and each code has its error's name.

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, Messages, UserMessage
+from loopspec.log.tool_errors import SYNTHETIC_RESULT
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.records import (
@@ -246,7 +247,7 @@ def _may_close(kind: object, data: dict[str, object]) -> bool:
     if kind == TOOL_RESULT:
         message = data.get("message")
         mid = message.get("id") if isinstance(message, dict) else None
-        return isinstance(mid, str) and mid.startswith("interrupted-tool-result-")
+        return isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
     return True
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from loopspec.data.json_value import Frozen, JsonObject, Thawed, freeze
 from loopspec.data.messages import UserMessage
 from loopspec.log.session import Record
+from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES
 
 TURN_START = "turn/start"
 TURN_END = "turn/end"
@@ -80,16 +81,6 @@ def tool_result(turn: int, step: int, call: str) -> Record:
                      "isError": False}],
     }
     return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message}))
-
-
-SKIPPED_CODE = "TOOL_ABORTED_BEFORE_DISPATCH"  # CANCEL-5: the code of an aborted step's skipped calls
-# The error a synthetic tool/result carries, as the real writer puts it: ``data.error`` is
-# ``{name, code}`` (repair.ts and tool-calls.ts, v0.1.5/v0.1.7), one name per code (REPAIR-1, CANCEL-5).
-TOOL_ERROR_NAMES = {
-    "TOOL_OUTCOME_UNKNOWN": "ToolOutcomeUnknownError",
-    "TOOL_NOT_STARTED": "ToolNotStartedError",
-    SKIPPED_CODE: "AbortError",
-}
 
 
 def tool_error(code: str) -> dict[str, Thawed]:
