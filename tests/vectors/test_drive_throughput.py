@@ -8,14 +8,20 @@
 * The fast draws (straight from Hypothesis' choice sequence) are used with the installed
   Hypothesis, and the strategy draws they replace still work.
 * The fast JSON equality agrees with the path-reporting comparison on every pair of values.
+* A protocol line written by orjson says what the standard encoder says, and a value JSON cannot
+  write (NaN, an infinity) is still refused.
+* Hypothesis mines no constants from loopspec's own source during a drive, so a seed draws the
+  same from a checkout as from an installed wheel.
 
 Throughput itself is measured by ``benchmarks/drive_bench.py``, never by a test.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import assume, given
@@ -23,8 +29,8 @@ from hypothesis import strategies as st
 
 from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
-from loopspec.vectors import drive_draws
-from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter
+from loopspec.vectors import drive_draws, drive_session
+from loopspec.vectors.adapter.client import AdapterError, InProcessAdapter, dump_line
 from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.codec import encode_command
@@ -162,3 +168,57 @@ def test_fast_equality_agrees_on_values_python_takes_for_equal(a: object, data: 
     assume(a == b)  # a NaN is not equal to itself: not a value Python takes for equal
     assert same_json(a, b) == (first_difference(a, b, path="$.x") is None)
     assert same_json(b, a) == (first_difference(b, a, path="$.x") is None)
+
+
+line_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+def _non_finite(value: object) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, dict):
+        return any(_non_finite(v) for v in value.values())
+    return isinstance(value, list) and any(_non_finite(v) for v in value)
+
+
+@given(line_values)
+def test_a_protocol_line_says_what_the_standard_encoder_says(value: object) -> None:
+    """orjson writes most lines; NaN and the infinities, which it would write as null, stay refused."""
+    standard = json.JSONEncoder(allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+    if _non_finite(value):
+        with pytest.raises(ValueError, match="not JSON compliant"):
+            dump_line(value)
+        return
+    line = dump_line(value)
+    assert "\n" not in line  # one line of the protocol
+    # Parsed back and written by the standard encoder, it is exactly what that encoder writes: the
+    # same values down to the sign of zero and every bit of a float.
+    assert standard.encode(json.loads(line)) == standard.encode(value)
+
+
+def test_drive_mines_no_constants_from_its_own_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From a checkout loopspec is "local" code to Hypothesis, which would parse every module of it
+    for literals to draw (about a seventh of a run) and draw differently than from a wheel."""
+    from hypothesis.internal import constants_ast
+    from hypothesis.internal.conjecture import providers
+
+    mined: list[str] = []
+    real = constants_ast.constants_from_module
+
+    def spy(module: ModuleType, **kwargs: bool) -> constants_ast.Constants:
+        mined.append(module.__name__)
+        return real(module, **kwargs)
+
+    monkeypatch.setattr(providers, "constants_from_module", spy)
+    monkeypatch.setattr(providers, "_seen_modules", set())  # as in a fresh process
+    monkeypatch.setattr(providers, "_sys_modules_len", None)
+    collector = providers._get_local_constants
+    assert drive(InProcessAdapter(ModelHandler().handle), examples=10, steps=10, seed=0).ok
+    assert not [name for name in mined if name.startswith("loopspec")]
+    assert providers._get_local_constants is collector  # put back after the run
+    with drive_session.no_harness_constants():
+        assert len(providers._get_local_constants()) == 0

@@ -35,7 +35,7 @@ from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive_check import Checker, Expected, replay
 from loopspec.vectors.drive_draws import IntegerStrategies, command_for, draw_command, draw_swarm
-from loopspec.vectors.drive_session import Session, Stop, scratch_storage
+from loopspec.vectors.drive_session import Session, Stop, no_harness_constants, scratch_storage
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observe, state_of
 from loopspec.vectors.profiles import PROFILES
@@ -186,7 +186,7 @@ def _drive(checker: Checker, session: Session, examples: int, steps: int, seed: 
             raise Disagreement(message)
 
     try:
-        with scratch_storage():
+        with scratch_storage(), no_harness_constants():
             sequences()
     except (Stop, Exception):
         # Disagreement, Stop, or whatever Hypothesis makes of a run we cut short (it may report

@@ -2,7 +2,8 @@
 
 Split from :mod:`.drive` so the search itself reads in one sitting.  :class:`Session` lives for one
 :func:`loopspec.vectors.drive.drive` call; :class:`Stop` ends the Hypothesis run at once;
-:func:`scratch_storage` keeps Hypothesis' files out of the user's folder.
+:func:`scratch_storage` keeps Hypothesis' files out of the user's folder, and
+:func:`no_harness_constants` keeps loopspec's own source out of Hypothesis' choices.
 """
 
 from __future__ import annotations
@@ -89,3 +90,34 @@ def scratch_storage() -> Iterator[None]:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = before
+
+
+@contextlib.contextmanager
+def no_harness_constants() -> Iterator[None]:
+    """Hypothesis draws no constants mined from loopspec's own source during the run.
+
+    Hypothesis now and then draws a literal found in the source of "local" modules (those outside
+    site-packages), parsing each such module once per process.  For ``drive`` the only local
+    modules are loopspec's own when it runs from a checkout: the implementation under test lives
+    in another process.  Mining them cost about a seventh of a 200-example run (every run starts
+    with an empty cache, :func:`scratch_storage`), and made a seed draw differently from a
+    checkout than from an installed wheel, where loopspec is in site-packages and nothing is
+    mined.  Hypothesis has no setting for this, so its collector is swapped for one that finds
+    nothing (what it does itself where it cannot tell local code apart), and put back after; with a
+    Hypothesis that has no such collector this does nothing.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # pragma: no cover - a Hypothesis without local constants
+        yield
+        return
+    collector = getattr(providers, "_get_local_constants", None)
+    if collector is None:  # pragma: no cover - likewise
+        yield
+        return
+    providers._get_local_constants = Constants  # an empty set of constants on every call
+    try:
+        yield
+    finally:
+        providers._get_local_constants = collector
