@@ -52,3 +52,16 @@ def test_every_swarm_mode_weighs_every_option(rng: object) -> None:
         assert all(w >= 0 for w in weights), name
     swarm = Swarm.draw(chooser)
     assert [name for name, _ in swarm.weights] == list(SWARM_CHOICES)
+
+
+@given(st.randoms(use_true_random=False))
+def test_a_swarm_mix_repeats_each_option_by_its_weight(rng: object) -> None:
+    """Every option as many times as it weighs, in order; the options themselves when all weigh 0
+    (and, without building anything, when all weigh 1)."""
+    from loopspec.vectors.command_gen import RandomChooser
+
+    swarm = Swarm.draw(RandomChooser(rng))  # type: ignore[arg-type]
+    for name, weights in swarm.weights:
+        labels = SWARM_CHOICES[name]
+        expected = [label for label, w in zip(labels, weights, strict=True) for _ in range(w)] or list(labels)
+        assert list(swarm.mix(name, labels)) == expected, name

@@ -44,7 +44,7 @@ class JsonObject(Mapping[str, Frozen]):
         return hash(frozenset(self.items_))
 
 
-_SCALARS = (str, int, float, bool, type(None))
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 # Deeper payloads are refused (LOG-1, decision D9) at a fixed depth rather than wherever the
 # interpreter's stack runs out: a RecursionError deep in the stack can also fire inside a finalizer
@@ -87,6 +87,15 @@ def _freeze(value: object, budget: int) -> Frozen:
 
 def thaw(value: Frozen) -> Thawed:
     """Inverse of :func:`freeze`: plain dicts and lists, ready for ``json.dumps``."""
+    # The exact types freeze makes are tried first, for the reason given in _freeze: isinstance()
+    # against JsonObject (a Mapping) takes the ABC machinery; it made thaw 1.7x slower.
+    kind = type(value)
+    if kind is JsonObject:
+        return {k: thaw(v) for k, v in value.items_}  # type: ignore[union-attr]
+    if kind is tuple:
+        return [thaw(v) for v in value]  # type: ignore[union-attr]
+    if kind in _SCALARS:
+        return value  # type: ignore[return-value]
     if isinstance(value, JsonObject):
         return {k: thaw(v) for k, v in value.items_}
     if isinstance(value, tuple):

@@ -113,10 +113,14 @@ class Swarm:
     # Each choice's weight by option label, derived once: drive asks :meth:`mix` for almost every
     # choice it makes, and rebuilding these dicts there took about 5% of a drive run.
     _by_label: dict[str, dict[str, int]] = attrs.field(init=False, eq=False, repr=False)
+    # The choices whose options all weigh 1 (most of them, in most swarms): their mix is the options.
+    _plain_names: frozenset[str] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         by_label = {name: dict(zip(SWARM_CHOICES[name], weights, strict=True)) for name, weights in self.weights}
         object.__setattr__(self, "_by_label", by_label)
+        plain = frozenset(name for name, weights in self.weights if all(w == 1 for w in weights))
+        object.__setattr__(self, "_plain_names", plain)
 
     @classmethod
     def draw(cls, chooser: Chooser) -> Swarm:
@@ -136,6 +140,8 @@ class Swarm:
 
         ``labels`` name the options where they are not strings themselves (transforms, numbers).
         """
+        if name in self._plain_names:
+            return options
         weight = self._by_label[name]
         names = labels if labels is not None else [o if isinstance(o, str) else repr(o) for o in options]
         mixed: list[T] = []
