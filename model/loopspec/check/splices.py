@@ -107,7 +107,6 @@ def _claim_complete(st: CheckState) -> None:
 
 def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     first = st.steps_in_turn == 0
-    what = f"a claim (pure deletion without outcome) of {effect.removed_n} from {effect.target} at start {effect.start}"
     if st.phase in (CLAIM_DUE, AFTER_STEP):
         outcome.before_claim(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step claims nothing
     if st.phase == AFTER_STEP:
@@ -117,20 +116,20 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     if st.phase == CLAIM_DUE:
         if st.due_ns and effect.target == NEXT_TURN:
             if first:
-                st.violate("CLAIM-2", f"{what} while the next-step part is still due",
+                st.violate("CLAIM-2", f"{_claimed(effect)} while the next-step part is still due",
                            f"At the first boundary of turn {st.turn} the inbox held {st.pending_text()}; a claim "
                            "writes its next-step part first and then the next-turn part.")
             else:
-                _nt_later(st, what)
+                _nt_later(st, effect)
         elif effect.start != 0:
-            st.violate("CLAIM-2", f"{what}: a claim starts at 0",
+            st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0",
                        "A claim takes its messages from the front of each list, so its records have start 0.")
         elif effect.target == NEXT_STEP and effect.removed_n != effect.length_before:
-            st.violate("CLAIM-1", f"{what}, but next-step held {effect.length_before}",
+            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}",
                        "A claim takes all of next-step at every boundary (steering and context are consumed "
                        "whole).")
         elif effect.target == NEXT_TURN and effect.removed_n != 1:
-            st.violate("CLAIM-1", f"{what}, but a claim takes exactly one next-turn message",
+            st.violate("CLAIM-1", f"{_claimed(effect)}, but a claim takes exactly one next-turn message",
                        f"At the first boundary of turn {st.turn} the claim takes the first next-turn message only: "
                        "follow-ups are consumed one per turn.")
         st.inbox.commit(effect)
@@ -144,35 +143,40 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
         return
     if st.phase == AFTER_STEP:
         if effect.target == NEXT_TURN:
-            _nt_later(st, what)
+            _nt_later(st, effect)
         elif effect.start != 0:
-            st.violate("CLAIM-2", f"{what}: a claim starts at 0",
+            st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0",
                        "A claim takes its messages from the front of each list, so its records have start 0.")
         elif effect.removed_n != effect.length_before:
-            st.violate("CLAIM-1", f"{what}, but next-step held {effect.length_before}",
+            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}",
                        "At a later boundary the claim takes all of next-step.")
         st.inbox.commit(effect)
         st.claim_batch.extend(effect.removed)
         _claim_complete(st)
         return
     if st.phase == IDLE:
-        st.violate("CLAIM-3", f"{what} while no turn is open",
+        st.violate("CLAIM-3", f"{_claimed(effect)} while no turn is open",
                    "Only the loop's claim writes pure deletions without outcome, and it claims only inside an open "
                    "turn, after turn/start (TURN-4); a public removal would carry outcome 'canceled'.")
     elif st.phase == STEPPING:
-        st.violate("CLAIM-3", f"{what} inside step {st.turn}.{st.step}",
+        st.violate("CLAIM-3", f"{_claimed(effect)} inside step {st.turn}.{st.step}",
                    "The loop claims only at a boundary, before the boundary's step/start, never while a step runs; "
                    "a public removal would carry outcome 'canceled'.")
     elif st.phase == DECIDING:
-        st.violate("CLAIM-3", f"{what} after this boundary's claim",
+        st.violate("CLAIM-3", f"{_claimed(effect)} after this boundary's claim",
                    "Each boundary claims once, right when it is reached; input arriving while the decision is "
                    "pending stays in the inbox for a later boundary (DECIDE-4), and a public removal would carry "
                    "outcome 'canceled'.")
     st.inbox.commit(effect)  # the log says these messages left the inbox, whoever removed them
 
 
-def _nt_later(st: CheckState, what: str) -> None:
-    st.violate("CLAIM-1", f"{what} at a later boundary of turn {st.turn}",
+def _claimed(effect: SpliceEffect) -> str:
+    """A claim record in a violation's words; written only when one is found (claims are frequent)."""
+    return f"a claim (pure deletion without outcome) of {effect.removed_n} from {effect.target} at start {effect.start}"
+
+
+def _nt_later(st: CheckState, effect: SpliceEffect) -> None:
+    st.violate("CLAIM-1", f"{_claimed(effect)} at a later boundary of turn {st.turn}",
                f"Turn {st.turn} already opened {st.steps_in_turn} step(s); later boundaries claim next-step only. "
                "Queued follow-ups wait for a later turn.")
 
