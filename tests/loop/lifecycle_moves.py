@@ -118,7 +118,16 @@ OPENINGS: dict[str, tuple[cmd.Command, ...]] = {
     "stepping, aborted": (*_FIRST_STEP, cmd.Cancel(keep_inbox=True)),
     # CANCEL-5: a started call the abort drains (the draining row needs a call running at the abort).
     "stepping, aborted, a tool running": (*_FIRST_STEP, cmd.StepResult("tool-call"), cmd.Cancel(keep_inbox=True)),
+    # ... and the drain itself: from the opening above the draining row fired only 5 to 21 times a ci
+    # run (the answer must be the one of seven kinds that finishes a tool), and not at all in one run
+    # of twelve; here it fires in every run that opens so, and the stateful checks follow the drain.
+    "stepping, aborted, a tool drained": (
+        *_FIRST_STEP, cmd.StepResult("tool-call"), cmd.Cancel(keep_inbox=True), cmd.StepResult("tool-result"),
+    ),
     "stopping, aborted": (*_FIRST_STEP, cmd.StepResult("stop"), cmd.Cancel(keep_inbox=True)),
+    # A crash while turn stopping is pending: the rarest row left (5 to 57 times a ci run, by a
+    # restart among a stopping phase's rare moves); here it fires in every run that opens so.
+    "stopping, restarted": (*_FIRST_STEP, cmd.StepResult("stop"), cmd.Restart()),
     "deciding after turn stopping steered": (
         *_FIRST_STEP,
         cmd.StepResult("stop"),
