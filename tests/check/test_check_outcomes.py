@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 
 from check.log_mutations import Log, check_log, renumber, set_path, valid_logs
 from loopspec.check.verdict import CheckOptions
-from loopspec.log.tool_errors import SKIPPED_CODE
-from loopspec.loop.records import tool_error
+from loopspec.log.tool_errors import SKIPPED_CODE, tool_error
 
 FIRST = CheckOptions()
 SLOW = settings(

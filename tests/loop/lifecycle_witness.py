@@ -21,7 +21,8 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, Message
 from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
 from loopspec.inbox.fold import apply as fold_apply
 from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
-from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE, tool_error
+from loopspec.log.tool_errors import tool_error
+from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 NORMAL = ("completed", "max-tokens")

@@ -25,11 +25,11 @@ from loopspec.data.notifications import AgentError
 from loopspec.log.events import SPLICED, SessionEvent
 from loopspec.log.reader import read_events
 from loopspec.log.session import SessionLog
+from loopspec.log.tool_errors import tool_error
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
 from loopspec.loop.consumed_work import fold_consumed_work
 from loopspec.loop.pre_step import Add, Drop, Enter, Keep, Reject, Replace, Throw, Veto, Wrap, run_chain
-from loopspec.loop.records import tool_error
 from loopspec.loop.state import Agent
 from loopspec.loop.table import INPUTS, PHASES, rows_for
 

@@ -13,7 +13,7 @@ from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import open_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import LOG_10_WHY, after_skipping
-from loopspec.log.tool_errors import REPAIR_CODES, SYNTHETIC_RESULT, TOOL_ERROR_NAMES
+from loopspec.log.tool_errors import REPAIR_CODES, SYNTHETIC_RESULT, TOOL_ERROR_NAMES, error_fields
 
 
 def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
@@ -193,7 +193,7 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
         st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made",
                    "A tool result must answer a tool/call of its own step; only crash repair's synthetic results "
                    "answer calls the model announced but never started.")
-    code, name = tool_error_code(data), tool_error_name(data)
+    name, code = error_fields(data) or (None, None)
     if synthetic and code not in REPAIR_CODES:
         st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r}",
                    "Crash repair's synthetic results carry error {name, code} with the code TOOL_NOT_STARTED "
@@ -218,14 +218,3 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
     st.announced.difference_update(ids)
 
-
-def tool_error_code(data: object) -> object:
-    """The code of a ``tool/result``'s error, where the real writer puts it: ``data.error.code``."""
-    error = data.get("error") if isinstance(data, dict) else None
-    return error.get("code") if isinstance(error, dict) else None
-
-
-def tool_error_name(data: object) -> object:
-    """The name of a ``tool/result``'s error: ``data.error.name`` (REPAIR-1, CANCEL-5)."""
-    error = data.get("error") if isinstance(data, dict) else None
-    return error.get("name") if isinstance(error, dict) else None

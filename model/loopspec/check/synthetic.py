@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES
+from loopspec.log.tool_errors import SKIPPED_CODE, tool_error
 
 Choose = Callable[[int], int]
 Event = dict[str, object]
@@ -206,8 +206,8 @@ class _Session:
                        "source": {"kind": "tool", "callId": call},
                        "content": [{"type": "tool-result", "toolCallId": call, "isError": True,
                                     "content": [{"type": "text", "text": "TOOL_NOT_STARTED"}]}]}
-            error = {"name": TOOL_ERROR_NAMES["TOOL_NOT_STARTED"], "code": "TOOL_NOT_STARTED"}
-            self.write("tool/result", {"turn": turn, "step": step, "message": message, "error": error},
+            self.write("tool/result", {"turn": turn, "step": step, "message": message,
+                                       "error": tool_error("TOOL_NOT_STARTED")},
                        same_time=True, surfaceOp="append")
         if step is not None:
             self.write("step/end", {"turn": turn, "step": step}, same_time=True)
@@ -222,7 +222,7 @@ class _Session:
             "id": f"r{self.seq}", "role": "user", "source": {"kind": "tool", "callId": call},
             "content": [{"type": "tool-result", "toolCallId": call, "content": content, "isError": skipped}]}}
         if skipped:
-            data["error"] = {"name": TOOL_ERROR_NAMES[SKIPPED_CODE], "code": SKIPPED_CODE}
+            data["error"] = tool_error(SKIPPED_CODE)
         self.write("tool/result", data, surfaceOp="append", sourceEventSeqs=[call_seq])
 
     def step(self, turn: int, step: int, batch: list[Event]) -> bool | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loopspec.explore.judge_moves import TOOL_TYPES
 from loopspec.log.events import SessionEvent
-from loopspec.log.tool_errors import SKIPPED_CODE, SYNTHETIC_RESULT
+from loopspec.log.tool_errors import SKIPPED_CODE, SYNTHETIC_RESULT, error_fields
 from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_CALL, TOOL_RESULT
 
 UNSUPPORTED = frozenset({"system/message"})  # v0.1.5's entry placement (VARIANT-1)
@@ -67,12 +67,14 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
             content, list) else ()
         mid = message.get("id")
         synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
+        error = error_fields(data)
+        shown = (repr(error[0]), repr(error[1])) if error is not None else None  # hashable, any JSON
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
                  # REPAIR-1 (decisions H3): repair's code says whether the call's tool/call was written,
                  # and each code has its error's name.
-                 _error(data) if synthetic else None,
+                 shown if synthetic else None,
                  # CANCEL-5: only an aborted step's skipped call carries the code, always with AbortError.
-                 _error(data) if _code(data) == SKIPPED_CODE else None]
+                 shown if error is not None and error[1] == SKIPPED_CODE else None]
     return tuple(view)
 
 
@@ -152,14 +154,3 @@ def announces_raw(raw: dict[str, object]) -> bool:
     content = message.get("content") if isinstance(message, dict) else None
     return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)
 
-
-def _code(data: dict[str, object]) -> object:
-    """A ``tool/result``'s ``data.error.code`` (REPAIR-1, CANCEL-5)."""
-    error = data.get("error")
-    return error.get("code") if isinstance(error, dict) else None
-
-
-def _error(data: dict[str, object]) -> object:
-    """A ``tool/result``'s ``data.error`` as ``(name, code)`` (REPAIR-1, CANCEL-5)."""
-    error = data.get("error")
-    return (repr(error.get("name")), repr(error.get("code"))) if isinstance(error, dict) else None

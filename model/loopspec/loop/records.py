@@ -6,10 +6,10 @@ stamps seq and time.  Field names and shapes are the real ones (real-behaviour Â
 
 from __future__ import annotations
 
-from loopspec.data.json_value import Frozen, JsonObject, Thawed, freeze
+from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.data.messages import UserMessage
 from loopspec.log.session import Record
-from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES
+from loopspec.log.tool_errors import SKIPPED_CODE, tool_error
 
 TURN_START = "turn/start"
 TURN_END = "turn/end"
@@ -81,11 +81,6 @@ def tool_result(turn: int, step: int, call: str) -> Record:
                      "isError": False}],
     }
     return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message}))
-
-
-def tool_error(code: str) -> dict[str, Thawed]:
-    """``data.error`` of a synthetic ``tool/result`` with ``code`` (REPAIR-1, CANCEL-5)."""
-    return {"name": TOOL_ERROR_NAMES[code], "code": code}
 
 
 def skipped_tool_result(turn: int, step: int, call: str) -> Record:

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 
 from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.log.events import SessionEvent
-from loopspec.loop.records import INTERRUPTED, STEP_END, STEP_START, TURN_END, TURN_START, reason, tool_error
+from loopspec.log.tool_errors import tool_error
+from loopspec.loop.records import INTERRUPTED, STEP_END, STEP_START, TURN_END, TURN_START, reason
 
 
 def _get(data: Frozen, key: str) -> Frozen:

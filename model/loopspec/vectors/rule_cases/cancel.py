@@ -9,8 +9,8 @@ unmarked, and nothing leaving the inbox without a record.
 from __future__ import annotations
 
 from loopspec.data.json_value import freeze
+from loopspec.log.tool_errors import tool_error
 from loopspec.loop import commands as cmd
-from loopspec.loop.records import tool_error
 from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused
 from loopspec.vectors.rule_cases.common import (
     CLM,

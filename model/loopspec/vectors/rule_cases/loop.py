@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+from loopspec.log.tool_errors import tool_error
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.records import tool_error
 from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused, value
 from loopspec.vectors.command_gen import message
 
