@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import StopTest
 
 from loopspec.vectors.adapter.client import Adapter, AdapterFailure, Batch
+from loopspec.vectors.capabilities import LACKED_REDRAWS, expressible_answer, needs_lacked
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive_check import Checker, Expected, replay
@@ -150,6 +151,12 @@ def _drive(checker: Checker, session: Session, examples: int, steps: int, seed: 
         def plan() -> Expected:
             nonlocal model
             command = draw_command(data, model, 10 * len(planned), name, strategies, swarm)
+            for _ in range(LACKED_REDRAWS):  # the adapter cannot be driven to this command here: draw again
+                if not needs_lacked(checker.adapter.lacks, model, command):
+                    break
+                command = draw_command(data, model, 10 * len(planned), name, strategies, swarm)
+            else:
+                command = expressible_answer(checker.adapter.lacks, model, command)
             model, observation = observe(model, command)
             planned.append(Expected(command, encode_command(command), observation, chosen.state(state_of(model))))
             return planned[-1]

@@ -15,6 +15,7 @@ import attrs
 
 from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure, Batch
 from loopspec.vectors.audit import audit
+from loopspec.vectors.capabilities import expressible
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
@@ -183,6 +184,10 @@ class Checker:
         found = self.check(expectations(commands, self.profile))
         return None if found is None else found[0]
 
+    def expressible(self, commands: tuple[VectorCommand, ...]) -> bool:
+        """Whether the adapter can be driven through ``commands`` (its hello's ``lacks``)."""
+        return expressible(self.adapter.lacks, initial(self.profile.name), commands, lambda m, c: observe(m, c)[0])
+
     def minimize(self, commands: tuple[VectorCommand, ...], budget: int = 400) -> tuple[VectorCommand, ...]:
         """Greedy deletion after Hypothesis' shrink: drop any run of commands the disagreement does not need.
 
@@ -199,7 +204,7 @@ class Checker:
             while index + size <= len(commands) and budget > 0:
                 budget -= 1
                 candidate = commands[:index] + commands[index + size :]
-                if candidate and self.replay(candidate) is not None:
+                if candidate and self.expressible(candidate) and self.replay(candidate) is not None:
                     commands, removed = candidate, True
                 else:
                     index += 1

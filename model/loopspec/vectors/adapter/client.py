@@ -83,6 +83,7 @@ class Adapter(ABC):
         self._next_id = 0
         self.implementation = "?"
         self.profile = DEFAULT_PROFILE
+        self.lacks: tuple[str, ...] = ()
 
     @abstractmethod
     def exchange(self, request: Json) -> Json:
@@ -179,7 +180,7 @@ class Adapter(ABC):
             if err.kind == "protocol":
                 raise AdapterError("protocol", f"the adapter refused {PROTOCOL}: {err.message}\n{CHANGES}") from None
             raise
-        self.implementation, self.profile = hello_answer(answer, request)
+        self.implementation, self.profile, self.lacks = hello_answer(answer, request)
 
     def command(self, command: Json) -> object:
         return self.call("command", command)

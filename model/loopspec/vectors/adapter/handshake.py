@@ -7,6 +7,7 @@ including a v1 adapter (with the list of what changed) and a program that echoes
 
 from __future__ import annotations
 
+from loopspec.vectors.capabilities import LACKABLE
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.profiles import PROFILE_NAMES
 
@@ -30,8 +31,11 @@ class AdapterError(Exception):
         self.message = message
 
 
-def hello_answer(answer: object, request: Json) -> tuple[str, str]:
-    """``(implementation, profile)`` from a hello answer, or :class:`AdapterError` saying what is wrong."""
+def hello_answer(answer: object, request: Json) -> tuple[str, str, tuple[str, ...]]:
+    """``(implementation, profile, lacks)`` from a hello answer, or :class:`AdapterError` saying what is wrong.
+
+    ``lacks`` (optional) names capabilities of :data:`~loopspec.vectors.capabilities.LACKABLE`.
+    """
     if answer == request:
         raise AdapterError("protocol", "the adapter echoed the hello request back instead of answering it "
                                        "(a program that copies its input is not an adapter)")
@@ -49,7 +53,11 @@ def hello_answer(answer: object, request: Json) -> tuple[str, str]:
     if profile not in PROFILE_NAMES:
         raise AdapterError("protocol", f"the hello answer must name a profile, one of {list(PROFILE_NAMES)}, "
                                        f"got {profile!r}")
-    extra = sorted(set(answer) - {"protocol", "implementation", "profile"})
+    extra = sorted(set(answer) - {"protocol", "implementation", "profile", "lacks"})
     if extra:
         raise AdapterError("protocol", f"the hello answer has unknown key(s) {extra}")
-    return implementation, str(profile)
+    lacks = answer.get("lacks", [])
+    if not isinstance(lacks, list) or not all(isinstance(n, str) and n in LACKABLE for n in lacks):
+        raise AdapterError("protocol", f"the hello answer's lacks must list capabilities of {sorted(LACKABLE)}, "
+                                       f"got {lacks!r}")
+    return implementation, str(profile), tuple(lacks)

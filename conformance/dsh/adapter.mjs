@@ -1,0 +1,80 @@
+// `loopspec-adapter/2` (spec/adapter-protocol.md) over the published dsh agent loop, the real
+// implementation: `bash scripts/dsh-adapter.sh` installs the pinned packages and runs this file.
+// Requests are served strictly in order, each after the previous one's loop has settled, so the
+// caller may pipeline them.
+import { createInterface } from 'node:readline';
+import { createRequire } from 'node:module';
+import { RealCase, Unsupported } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+// The command language's strict decoder, shared with the repository's JavaScript example adapter.
+const { command: decodeCommand, BadRequest } = require('../../examples/adapters/js/commands.js');
+const { version } = require('@deepseek-ai/dsh-agent-loop/package.json');
+
+const PROTOCOL = 'loopspec-adapter/2';
+const IMPLEMENTATION = `dsh-agent-loop ${version} (npm, real)`;
+const PROFILE = 'full';
+// The real model call answers a step once (loopspec/vectors/capabilities.py): drive draws within that.
+const LACKS = ['one-answer-per-step', 'restart-before-first-event'];
+
+class Server {
+  constructor() {
+    this.greeted = false;
+    this.cases = 0;
+    this.current = null;
+    this.finished = [];
+  }
+
+  async realCase() {
+    if (this.current === null) this.current = await RealCase.start(String(++this.cases));
+    return this.current;
+  }
+
+  async answer(request) {
+    const id = request !== null && typeof request === 'object' && Number.isInteger(request.id) ? request.id : null;
+    if (id === null) return { id: null, error: { kind: 'bad-request', message: 'no integer id' } };
+    if (!this.greeted) {
+      if (request.hello?.protocol !== PROTOCOL) return { id, error: { kind: 'protocol', message: `this adapter speaks ${PROTOCOL} only` } };
+      this.greeted = true;
+      return { id, hello: { protocol: PROTOCOL, implementation: IMPLEMENTATION, profile: PROFILE, lacks: LACKS } };
+    }
+    try {
+      if ('command' in request) {
+        const command = decodeCommand(request.command);
+        return { id, observation: await (await this.realCase()).observe(command) };
+      }
+      if ('state' in request) return { id, state: (await this.realCase()).state() };
+      if ('reset' in request) {
+        if (this.current !== null) this.finished.push(this.current);
+        this.current = null;
+        return { id, reset: {} };
+      }
+      if ('hello' in request) return { id, error: { kind: 'protocol', message: 'hello was already answered' } };
+      return { id, error: { kind: 'bad-request', message: 'unknown request' } };
+    } catch (error) {
+      if (error instanceof BadRequest) return { id, error: { kind: 'bad-request', message: error.message } };
+      if (error instanceof Unsupported) return { id, error: { kind: 'unsupported', message: error.message } };
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      return { id, error: { kind: 'internal', message: String(error?.message ?? error) } };
+    }
+  }
+}
+
+async function main() {
+  const server = new Server();
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) {
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch {
+      process.stdout.write(`${JSON.stringify({ id: null, error: { kind: 'bad-request', message: 'not JSON' } })}\n`);
+      continue;
+    }
+    process.stdout.write(`${JSON.stringify(await server.answer(request))}\n`);
+  }
+  for (const done of [...server.finished, server.current]) done?.remove();
+  process.exit(0);
+}
+
+main();

@@ -1,0 +1,301 @@
+// One conformance case against the real loop: the command language's commands mapped onto the
+// real agent's public API, and what each command made the real loop commit and notify, through
+// the model's view (view.mjs).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DshProcess, TOOL } from './process.mjs';
+import { ModelView } from './view.mjs';
+import { runChain } from './chain.mjs';
+import { answerChunks } from './answers.mjs';
+
+const FIRST_TIME = 1700000000000;
+
+// A real refusal's text names the rule the model refuses it by (spec/command-language.md).
+const REFUSALS = [
+  [/is already pending/, 'SPLICE-3'],
+  [/non-JSON-serializable/, 'NORM-5'],
+];
+
+export class Unsupported extends Error {}
+
+export class Refused extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function refusalOf(error) {
+  const text = error instanceof Error ? error.message : String(error);
+  for (const [pattern, code] of REFUSALS) if (pattern.test(text)) return new Refused(code, text);
+  return null;
+}
+
+// The time policy's clock (spec/adapter-protocol.md): every read ticks, so appends strictly grow.
+// Installed once per adapter process; each case starts it over.
+const clock = { now: FIRST_TIME, uuids: 0 };
+Date.now = () => ++clock.now;
+globalThis.crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++clock.uuids).padStart(12, '0')}`;
+
+const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stopping: 'stopping' };
+
+export class RealCase {
+  static async start(label) {
+    clock.now = FIRST_TIME;
+    clock.uuids = 0;
+    const root = mkdtempSync(join(tmpdir(), 'loopspec-dsh-'));
+    const realCase = new RealCase(label, root);
+    await realCase.launch(false);
+    return realCase;
+  }
+
+  constructor(label, root) {
+    this.sessionId = `loopspec-${label}`;
+    this.root = root;
+    this.view = new ModelView();
+    this.entries = [];
+    this.activity = 0;
+    this.lastTurn = 0;
+    this.step = null; // {turn, step, call: null | {id, started}} while a step is open
+  }
+
+  async launch(resume) {
+    const process = new DshProcess({
+      sessionId: this.sessionId,
+      root: this.root,
+      sink: (entry) => { if (process === this.process) this.record(entry); },
+      onPark: () => this.parkedAt(),
+    });
+    this.process = process;
+    await process.start({ resume });
+  }
+
+  // A `tool-calls` answer with no call announced runs its one (implicit) call to the end at once.
+  parkedAt() {
+    this.activity += 1;
+    if (this.parked?.kind === 'tool' && this.pendingTool !== undefined) {
+      const answer = this.pendingTool;
+      this.pendingTool = undefined;
+      this.process.resolvePark(answer);
+    }
+  }
+
+  record(entry) {
+    this.activity += 1;
+    if (entry.note) {
+      this.entries.push({ live: this.view.note(entry.note) });
+      return;
+    }
+    const event = this.view.admit(entry.event);
+    if (event === null) return;
+    this.follow(event);
+    this.entries.push({ durable: event });
+  }
+
+  // What the harness must know of the loop's position to map later commands.
+  follow(event) {
+    const d = event.data;
+    if (event.type === 'turn/start') this.lastTurn = d.turn;
+    else if (event.type === 'step/start') this.step = { turn: d.turn, step: d.step, call: null };
+    else if (event.type === 'step/end' || event.type === 'turn/end') {
+      this.step = null;
+      this.pendingTool = undefined;
+    }
+  }
+
+  get agent() {
+    return this.process.agent;
+  }
+
+  get parked() {
+    return this.process.parked;
+  }
+
+  // The loop runs until nothing moves for a few turns of the event loop: it then waits on a park,
+  // or it is idle.
+  async settle() {
+    let quiet = 0;
+    let seen = this.activity;
+    while (quiet < 3) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.activity === seen) quiet += 1;
+      else { quiet = 0; seen = this.activity; }
+    }
+  }
+
+  async observe(command) {
+    this.entries = [];
+    let value;
+    try {
+      value = await this.perform(command);
+    } catch (error) {
+      if (error instanceof Refused) return { ok: false, code: error.code, message: error.message };
+      throw error;
+    }
+    await this.settle();
+    return {
+      ok: true,
+      events: this.entries.filter((e) => e.durable).map((e) => e.durable),
+      notifications: this.entries.filter((e) => e.live).map((e) => e.live),
+      value: value === undefined ? null : value,
+    };
+  }
+
+  // A public call on the real agent; a refusal the model names becomes Refused.
+  call(operation) {
+    try {
+      return operation();
+    } catch (error) {
+      throw refusalOf(error) ?? error;
+    }
+  }
+
+  // The public calls a command or a listener's action makes.
+  act(c) {
+    const a = this.agent;
+    switch (c.op) {
+      case 'append': return this.call(() => a.inbox.append(c.target, c.message)), null;
+      case 'prepend': return this.call(() => a.inbox.prepend(c.target, c.message)), null;
+      case 'splice': return this.call(() => a.inbox.splice(c.target, c.start, c.deleteCount, c.inserted));
+      case 'replace': return this.call(() => a.inbox.replace(c.id, c.message));
+      case 'remove': return this.call(() => a.inbox.remove(c.id));
+      case 'clear': return this.call(() => a.inbox.clear()), null;
+      case 'send': return this.call(() => a.send(c.message, c.target, c.wake)), null;
+      case 'cancel': return this.call(() => a.cancel(c.cause, { keepInbox: c.keepInbox })), null;
+      default: throw new Error(`not a public call: ${c.op}`);
+    }
+  }
+
+  // Actions inside a listener: a refusal is the listener throwing the refusal's text.
+  actions(list) {
+    for (const action of list) {
+      try {
+        this.act(action);
+      } catch (error) {
+        throw error instanceof Refused ? new Error(error.message) : error;
+      }
+    }
+  }
+
+  async perform(c) {
+    switch (c.op) {
+      case 'decide': return this.decide(c);
+      case 'step-result': return this.stepResult(c);
+      case 'turn-stopping': return this.turnStopping(c);
+      case 'restart': return this.restart();
+      default: return this.act(c);
+    }
+  }
+
+  expect(kinds, input) {
+    const parked = this.parked;
+    if (parked === null || !kinds.includes(parked.kind)) {
+      const phase = parked === null ? 'idle' : PHASES[parked.kind];
+      throw new Refused('INPUT-4', `input '${input}' has no transition while the agent is ${phase}`);
+    }
+    return parked;
+  }
+
+  aborted() {
+    return this.parked?.signal?.aborted === true || this.parked?.payload?.signal?.aborted === true;
+  }
+
+  decide(c) {
+    const parked = this.expect(['decide'], 'decide');
+    // An aborted turn ignores the answer: the parked listener hands on to the default at once.
+    if (this.aborted()) return this.process.resolvePark(parked.next());
+    const chain = runChain(c.listeners, parked.payload, parked.next, (list) => this.actions(list));
+    return this.process.resolvePark(chain);
+  }
+
+  turnStopping(c) {
+    const parked = this.expect(['stopping'], 'turn-stopping');
+    if (this.aborted()) return this.process.resolvePark(undefined);
+    try {
+      this.actions(c.actions);
+      if (c.raises !== null) throw new Error(c.raises);
+    } catch (error) {
+      return this.process.rejectPark(error);
+    }
+    return this.process.resolvePark(undefined);
+  }
+
+  stepResult(c) {
+    const parked = this.expect(['step', 'tool'], 'step-result');
+    const step = this.step;
+    if (parked.kind === 'tool') return this.toolAnswer(c, parked);
+    const aborted = this.aborted();
+    if (!aborted && (c.kind === 'tool-start' || c.kind === 'tool-result')) return null; // no call pending: nothing
+    if (!aborted && c.kind === 'tool-call' && !c.started) {
+      throw new Unsupported('the real tool scheduler writes tool/call as soon as the model\'s answer ends: a call announced but not started cannot be held');
+    }
+    const callId = `call-${step.turn}.${step.step}.1`;
+    if (c.kind === 'tool-calls' && !aborted) {
+      this.view.implicitCalls.add(callId);
+      this.pendingTool = { context: c.context, conclude: c.conclude };
+    }
+    if (c.kind === 'tool-call') step.call = { id: callId, started: true };
+    this.process.retryNext = c.kind === 'request-error' && c.retry;
+    return this.process.resolvePark(answerChunks(c, callId, TOOL));
+  }
+
+  // A call of the model's answer is running: the tool is parked.
+  toolAnswer(c, parked) {
+    const aborted = parked.signal?.aborted === true;
+    if (c.kind === 'tool-start') return null; // the only call has started: nothing to start
+    if (c.kind === 'tool-call') throw new Unsupported('the real model answers once per step: a call cannot be announced while the answer\'s calls run');
+    if (!aborted && (c.kind === 'stop' || c.kind === 'max-tokens')) {
+      throw new Unsupported('the model\'s answer already ended with a tool call: it cannot end again as a text answer');
+    }
+    if (!aborted && (c.kind === 'fail' || c.kind === 'request-error')) {
+      throw new Unsupported('a failure of the step while its tool runs has no public way in: a tool\'s own error becomes its result');
+    }
+    const answer = c.kind === 'tool-calls' && !aborted ? { context: c.context, conclude: c.conclude } : { context: [], conclude: false };
+    return this.process.resolvePark(answer);
+  }
+
+  // A crash: the log as persisted is all that survives; a new process loads it and repairs it.
+  async restart() {
+    await this.settle();
+    await this.process.flush();
+    const before = this.view.lastRawSeq;
+    const lastKept = this.view.kept.at(-1);
+    this.process.parked = null; // the killed process answers nothing more
+    // A host resumes a persisted session and creates one that never reached the disk.
+    const start = this.entries.length;
+    await this.launch(before >= 0);
+    for (const event of this.agent.session.events) {
+      if (event.seq > before && event.seq > this.view.lastRawSeq) this.record({ event });
+    }
+    // Repair's closers carry the time of the real log's last event (REPAIR-3), which the view may
+    // have dropped; in the view they carry the last kept event's time (view rule repair-time).
+    for (const entry of this.entries.slice(start)) {
+      if (entry.durable && entry.durable.type !== 'session/end-seed' && lastKept !== undefined) entry.durable.time = lastKept.time;
+    }
+    return null;
+  }
+
+  state() {
+    const parked = this.parked;
+    return {
+      inbox: { 'next-turn': [...this.agent.inbox.nextTurn], 'next-step': [...this.agent.inbox.nextStep] },
+      phase: parked === null ? 'idle' : PHASES[parked.kind],
+      status: this.agent.status,
+      lastTurn: this.lastTurn,
+    };
+  }
+
+  // The killed processes of a case may still be writing: the folder goes when the adapter exits.
+  close() {
+    this.closed = true;
+  }
+
+  remove() {
+    try {
+      rmSync(this.root, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // a killed process still writing: left in the temporary folder
+    }
+  }
+}

@@ -1,0 +1,160 @@
+"""The real implementation against its expectations, the way test262 and web-platform-tests keep them.
+
+``bash scripts/dsh-conformance.sh`` runs loopspec's conformance tools against the published dsh
+packages (``scripts/dsh-adapter.sh``) and compares what happened with
+``conformance/dsh/expectations.json``: every vectors case either passes or fails exactly as an
+entry says (its status and its first difference), and every ``drive`` seed ends as its entry says.
+A new failure fails the run, and so does an expected failure that now passes (a stale entry).
+``docs/conformance.md`` is generated from the run and the expectations and must be up to date.
+
+``--write`` rewrites the expectations' case lists from the run: each failing case goes to the
+finding whose ``match`` pattern its difference fits; a failure no finding matches is reported as
+untriaged and nothing is written.  Triage (the findings' texts) is written by people.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from conformance_doc import conformance_page
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPECTATIONS = ROOT / "conformance" / "dsh" / "expectations.json"
+DOC = ROOT / "docs" / "conformance.md"
+ADAPTER = ("bash", str(ROOT / "scripts" / "dsh-adapter.sh"))
+FORMAT = "loopspec-expectations/1"
+
+Json = dict[str, Any]
+
+
+def run_vectors(suite: Path) -> Json:
+    """``vectors run --format json`` of the whole suite against the real adapter."""
+    done = subprocess.run(["loopspec", "vectors", "run", str(suite), "--format", "json", "--", *ADAPTER],
+                          capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"dsh-conformance: vectors run exited {done.returncode}: {done.stderr.strip()}")
+    report: Json = json.loads(done.stdout)
+    return report
+
+
+def run_drive(seed: int, examples: int) -> str:
+    """``drive`` at one seed: ``pass``, or the diagnosis of the disagreement it found."""
+    done = subprocess.run(["loopspec", "drive", "--seed", str(seed), "--examples", str(examples),
+                           "--time-budget", "300", "--", *ADAPTER],
+                          capture_output=True, text=True, check=False)
+    if done.returncode == 0:
+        return "pass"
+    if done.returncode != 1:
+        raise SystemExit(f"dsh-conformance: drive --seed {seed} exited {done.returncode}: {done.stderr.strip()}")
+    case = json.loads(done.stdout) if done.stdout.strip() else {}
+    description = str(case.get("description", done.stderr.strip().splitlines()[-1:]))
+    return description
+
+
+def finding_of(findings: list[Json], text: str) -> str | None:
+    """The id of the one finding whose ``match`` pattern fits ``text``."""
+    hits = [f["id"] for f in findings if any(re.search(p, text) for p in f.get("match", ()))]
+    return hits[0] if len(hits) == 1 else None
+
+
+def vector_outcomes(report: Json) -> dict[str, Json]:
+    """The cases of the profile that did not pass: id -> {status, detail}."""
+    return {c["id"]: {"status": c["status"], "detail": c.get("detail", "")}
+            for c in report["cases"] if c["status"] in ("fail", "not-run") and c.get("reason") != "outside-profile"}
+
+
+def compare(expected: Json, report: Json, drives: dict[str, str]) -> list[str]:
+    """Every way the run differs from the expectations (empty: it equals them)."""
+    problems: list[str] = []
+    listed = {cid: entry for f in expected["findings"] for cid, entry in f.get("cases", {}).items()}
+    owners = {cid: f["id"] for f in expected["findings"] for cid in f.get("cases", {})}
+    got = vector_outcomes(report)
+    for cid, outcome in sorted(got.items()):
+        entry = listed.get(cid)
+        if entry is None:
+            problems.append(f"new {outcome['status']}: {cid}: {outcome['detail']}")
+        elif entry != outcome:
+            problems.append(f"changed: {cid} ({owners[cid]}): expected {entry['status']} '{entry['detail']}', "
+                            f"got {outcome['status']} '{outcome['detail']}'")
+    ran = {c["id"]: c["status"] for c in report["cases"]}
+    for cid in sorted(set(listed) - set(got)):
+        status = ran.get(cid, "absent from the suite")
+        problems.append(f"stale: {cid} ({owners[cid]}) is expected to fail but is {status}")
+    for seed, said in sorted(drives.items()):
+        want = expected["drive"]["seeds"].get(seed)
+        found = "pass" if said == "pass" else finding_of(expected["findings"], said)
+        if want != found:
+            problems.append(f"drive --seed {seed}: expected {want}, got {found or 'an untriaged disagreement'}: "
+                            f"{said}")
+    return problems
+
+
+def rewritten(expected: Json, report: Json, drives: dict[str, str]) -> tuple[Json, list[str]]:
+    """The expectations with their case lists and drive outcomes taken from this run."""
+    findings = [{**f, "cases": {}} for f in expected["findings"]]
+    by_id = {f["id"]: f for f in findings}
+    untriaged: list[str] = []
+    for cid, outcome in sorted(vector_outcomes(report).items()):
+        owner = finding_of(findings, outcome["detail"])
+        if owner is None:
+            untriaged.append(f"{cid}: {outcome['status']}: {outcome['detail']}")
+        else:
+            by_id[owner]["cases"][cid] = outcome
+    seeds: dict[str, str | None] = {}
+    for seed, said in drives.items():
+        seeds[seed] = "pass" if said == "pass" else finding_of(findings, said)
+        if seeds[seed] is None:
+            untriaged.append(f"drive --seed {seed}: {said}")
+    return {**expected, "findings": findings, "drive": {**expected["drive"], "seeds": seeds}}, untriaged
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dsh-conformance", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the expectations' case lists from this run")
+    parser.add_argument("--no-drive", action="store_true", help="run the vectors only")
+    args = parser.parse_args(argv)
+    expected: Json = json.loads(EXPECTATIONS.read_text())
+    if expected.get("format") != FORMAT:
+        print(f"dsh-conformance: {EXPECTATIONS} is not {FORMAT}", file=sys.stderr)
+        return 2
+
+    with tempfile.TemporaryDirectory() as scratch:
+        suite = Path(scratch) / "suite"
+        subprocess.run(["loopspec", "vectors", "generate", "--out", str(suite)], check=True, capture_output=True)
+        report = run_vectors(suite)
+    drive = expected["drive"]
+    drives = {} if args.no_drive else {str(s): run_drive(int(s), drive["examples"]) for s in drive["seeds"]}
+    if args.write:
+        expected, untriaged = rewritten(expected, report, drives)
+        if untriaged:
+            print("dsh-conformance: untriaged, nothing written:\n  " + "\n  ".join(untriaged), file=sys.stderr)
+            return 1
+        EXPECTATIONS.write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n")
+        DOC.write_text(conformance_page(expected, report))
+        print(f"dsh-conformance: wrote {EXPECTATIONS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
+        return 0
+    problems = compare(expected, report, drives)
+    page = conformance_page(expected, report)
+    if DOC.read_text() != page:
+        problems.append(f"{DOC.relative_to(ROOT)} is out of date: run bash scripts/dsh-conformance.sh --write")
+    counts = report["counts"]
+    seeds = ", ".join(f"{s}: {'pass' if o == 'pass' else 'disagreement'}" for s, o in drives.items())
+    print(f"dsh-conformance: {report['implementation']}: {counts['pass']} passed, {counts['fail']} failed, "
+          f"{counts['not-run']} not run, {counts['outside-profile']} outside profile; "
+          f"drive seeds {seeds or 'not run'}")
+    for problem in problems:
+        print(f"UNEXPECTED {problem}")
+    print("dsh-conformance: the run equals the expectations" if not problems
+          else f"dsh-conformance: {len(problems)} difference(s) from {EXPECTATIONS.relative_to(ROOT)}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

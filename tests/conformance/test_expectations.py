@@ -1,0 +1,61 @@
+"""The expectations judge of the real-implementation run (conformance/dsh_conformance.py), on made-up runs.
+
+The run must equal the expectations exactly: a new failure, a changed failure, a stale entry and a
+drive seed ending otherwise are each a difference; ``--write`` files failures by their finding's
+pattern and refuses to write an untriaged one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsh_conformance import compare, rewritten
+
+FINDINGS = [{"id": "F1", "match": ["sourceEventSeqs"],
+             "cases": {"a/x": {"status": "fail", "detail": "key sourceEventSeqs"}}},
+            {"id": "F2", "match": ["unsupported"], "cases": {}}]
+EXPECTED: dict[str, Any] = {"findings": FINDINGS, "drive": {"examples": 1, "seeds": {"1": "pass", "2": "F2"}}}
+
+
+def report(*cases: dict[str, str]) -> dict[str, Any]:
+    return {"cases": list(cases)}
+
+
+def case(cid: str, status: str, detail: str = "", reason: str = "") -> dict[str, str]:
+    out = {"id": cid, "status": status, "detail": detail}
+    return {**out, "reason": reason} if reason else out
+
+
+DRIVES = {"1": "pass", "2": "command 3: unsupported"}
+
+
+def test_a_run_that_equals_the_expectations_has_no_difference() -> None:
+    run = report(case("a/x", "fail", "key sourceEventSeqs"), case("a/y", "pass"),
+                 case("c/z", "not-run", "needs claim", "outside-profile"))
+    assert compare(EXPECTED, run, DRIVES) == []
+
+
+def test_new_changed_and_stale_failures_are_differences() -> None:
+    new = compare(EXPECTED, report(case("a/x", "fail", "key sourceEventSeqs"), case("a/y", "fail", "boom")), DRIVES)
+    assert new == ["new fail: a/y: boom"]
+    changed = compare(EXPECTED, report(case("a/x", "fail", "other")), DRIVES)
+    assert changed[0].startswith("changed: a/x (F1)")
+    stale = compare(EXPECTED, report(case("a/x", "pass")), DRIVES)
+    assert stale == ["stale: a/x (F1) is expected to fail but is pass"]
+
+
+def test_a_drive_seed_that_ends_otherwise_is_a_difference() -> None:
+    run = report(case("a/x", "fail", "key sourceEventSeqs"))
+    assert compare(EXPECTED, run, {"1": "pass", "2": "pass"})[0].startswith("drive --seed 2: expected F2, got pass")
+    assert "untriaged" in compare(EXPECTED, run, {"1": "something else", "2": DRIVES["2"]})[0]
+
+
+def test_write_files_failures_by_pattern_and_refuses_untriaged_ones() -> None:
+    run = report(case("b/1", "not-run", "the adapter answered unsupported"), case("a/x", "pass"))
+    written, untriaged = rewritten(EXPECTED, run, DRIVES)
+    assert untriaged == []
+    assert written["findings"][0]["cases"] == {}
+    filed = {"b/1": {"status": "not-run", "detail": "the adapter answered unsupported"}}
+    assert written["findings"][1]["cases"] == filed
+    _, untriaged = rewritten(EXPECTED, report(case("b/2", "fail", "nobody knows")), DRIVES)
+    assert untriaged == ["b/2: fail: nobody knows"]
