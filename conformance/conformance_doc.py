@@ -31,6 +31,7 @@ def _area_rows(report: Json, owners: dict[str, str]) -> list[str]:
 
 def _finding(finding: Json) -> list[str]:
     cases = finding.get("cases", {})
+    recordings = finding.get("recordings", {})
     statuses = Counter(entry["status"] for entry in cases.values())
     lines = [f"### {finding['id']}. {finding['title']}", "",
              f"- **Decision:** {DECISIONS[finding['decision']]}.",
@@ -42,10 +43,35 @@ def _finding(finding: Json) -> list[str]:
     summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no vectors case"
     lines.append(f"- **Vectors cases ({summary}):**")
     lines += [f"  - `{cid}`" for cid in sorted(cases)]
+    if recordings:
+        lines.append(f"- **Fresh recordings ({len(recordings)}):**")
+        for name, outcome in sorted(recordings.items()):
+            said = "; ".join(text for text in (outcome["reproduce"], outcome["check"]) if text)
+            lines.append(f"  - `{name}`: {said}")
     return [*lines, ""]
 
 
-def conformance_page(expected: Json, report: Json) -> str:
+def _recordings(expected: Json, recordings: Json) -> list[str]:
+    failed = recordings["failed"]
+    passing = recordings["recorded"] - len(failed)
+    reasons = Counter(line.split(": ", 1)[1].split(" (", 1)[0] for line in recordings["skipped"])
+    return [
+        "## Fresh recordings",
+        "",
+        f"The recorder ([conformance/dsh/recorder.mjs](../conformance/dsh/recorder.mjs)) ran every vectors case the "
+        "recording format can carry and every named scenario of "
+        "[conformance/dsh/scenarios](../conformance/dsh/scenarios) against the real packages: "
+        f"{recordings['recorded']} recordings, of which {passing} reproduce (`loopspec reproduce`) and are valid "
+        f"with their live stream (`loopspec check --live`); {len(failed)} are findings below "
+        f"(the expectations ask for at least {expected['recorded']['least']} recordings).",
+        f"{len(recordings['skipped'])} cases were not recorded:",
+        "",
+        *[f"- {n}: {reason}" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "",
+    ]
+
+
+def conformance_page(expected: Json, report: Json, recordings: Json) -> str:
     """The page, from the expectations and the vectors run that equals them."""
     owners = {cid: f["id"] for f in expected["findings"] for cid in f.get("cases", {})}
     counts = report["counts"]
@@ -78,6 +104,7 @@ def conformance_page(expected: Json, report: Json) -> str:
         "|---|---|",
         *[f"| {seed} | {outcome} |" for seed, outcome in sorted(drive["seeds"].items())],
         "",
+        *_recordings(expected, recordings),
         "## Findings",
         "",
     ]

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance_doc import conformance_page
+from recorded_runs import judged, record
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPECTATIONS = ROOT / "conformance" / "dsh" / "expectations.json"
@@ -70,35 +71,53 @@ def vector_outcomes(report: Json) -> dict[str, Json]:
             for c in report["cases"] if c["status"] in ("fail", "not-run") and c.get("reason") != "outside-profile"}
 
 
-def compare(expected: Json, report: Json, drives: dict[str, str]) -> list[str]:
-    """Every way the run differs from the expectations (empty: it equals them)."""
+def _listed(expected: Json, part: str) -> tuple[dict[str, Json], dict[str, str]]:
+    """The outcomes the findings list under ``part`` (``cases`` or ``recordings``), and their owners."""
+    listed = {key: entry for f in expected["findings"] for key, entry in f.get(part, {}).items()}
+    owners = {key: f["id"] for f in expected["findings"] for key in f.get(part, {})}
+    return listed, owners
+
+
+def _differences(what: str, listed: dict[str, Json], owners: dict[str, str], got: dict[str, Json],
+                 status_of: dict[str, str]) -> list[str]:
     problems: list[str] = []
-    listed = {cid: entry for f in expected["findings"] for cid, entry in f.get("cases", {}).items()}
-    owners = {cid: f["id"] for f in expected["findings"] for cid in f.get("cases", {})}
-    got = vector_outcomes(report)
-    for cid, outcome in sorted(got.items()):
-        entry = listed.get(cid)
+    for key, outcome in sorted(got.items()):
+        entry = listed.get(key)
         if entry is None:
-            problems.append(f"new {outcome['status']}: {cid}: {outcome['detail']}")
+            problems.append(f"new {what} outcome: {key}: {outcome}")
         elif entry != outcome:
-            problems.append(f"changed: {cid} ({owners[cid]}): expected {entry['status']} '{entry['detail']}', "
-                            f"got {outcome['status']} '{outcome['detail']}'")
+            problems.append(f"changed {what} outcome: {key} ({owners[key]}): expected {entry}, got {outcome}")
+    for key in sorted(set(listed) - set(got)):
+        problems.append(f"stale: {what} {key} ({owners[key]}) is expected to fail but is "
+                        f"{status_of.get(key, 'absent from the run')}")
+    return problems
+
+
+def compare(expected: Json, report: Json, drives: dict[str, str], recordings: Json | None = None) -> list[str]:
+    """Every way the run differs from the expectations (empty: it equals them)."""
+    listed, owners = _listed(expected, "cases")
     ran = {c["id"]: c["status"] for c in report["cases"]}
-    for cid in sorted(set(listed) - set(got)):
-        status = ran.get(cid, "absent from the suite")
-        problems.append(f"stale: {cid} ({owners[cid]}) is expected to fail but is {status}")
+    problems = _differences("vectors", listed, owners, vector_outcomes(report), ran)
     for seed, said in sorted(drives.items()):
         want = expected["drive"]["seeds"].get(seed)
         found = "pass" if said == "pass" else finding_of(expected["findings"], said)
         if want != found:
             problems.append(f"drive --seed {seed}: expected {want}, got {found or 'an untriaged disagreement'}: "
                             f"{said}")
+    if recordings is not None:
+        listed, owners = _listed(expected, "recordings")
+        passed = dict.fromkeys(recordings["names"], "reproduced and valid")
+        problems += _differences("recording", listed, owners, recordings["failed"], passed)
+        least = expected["recorded"]["least"]
+        if recordings["recorded"] < least:
+            problems.append(f"only {recordings['recorded']} recording(s), the expectations ask for {least}")
     return problems
 
 
-def rewritten(expected: Json, report: Json, drives: dict[str, str]) -> tuple[Json, list[str]]:
-    """The expectations with their case lists and drive outcomes taken from this run."""
-    findings = [{**f, "cases": {}} for f in expected["findings"]]
+def rewritten(expected: Json, report: Json, drives: dict[str, str],
+              recordings: Json | None = None) -> tuple[Json, list[str]]:
+    """The expectations with their case lists, recordings and drive outcomes taken from this run."""
+    findings = [{**f, "cases": {}, "recordings": {}} for f in expected["findings"]]
     by_id = {f["id"]: f for f in findings}
     untriaged: list[str] = []
     for cid, outcome in sorted(vector_outcomes(report).items()):
@@ -107,6 +126,13 @@ def rewritten(expected: Json, report: Json, drives: dict[str, str]) -> tuple[Jso
             untriaged.append(f"{cid}: {outcome['status']}: {outcome['detail']}")
         else:
             by_id[owner]["cases"][cid] = outcome
+    for name, outcome in sorted((recordings or {"failed": {}})["failed"].items()):
+        said = " ".join(text for text in (outcome["reproduce"], outcome["check"]) if text)
+        owner = finding_of(findings, said)
+        if owner is None:
+            untriaged.append(f"recording {name}: {said}")
+        else:
+            by_id[owner]["recordings"][name] = outcome
     seeds: dict[str, str | None] = {}
     for seed, said in drives.items():
         seeds[seed] = "pass" if said == "pass" else finding_of(findings, said)
@@ -126,29 +152,34 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
     with tempfile.TemporaryDirectory() as scratch:
-        suite = Path(scratch) / "suite"
+        suite, out = Path(scratch) / "suite", Path(scratch) / "recordings"
         subprocess.run(["loopspec", "vectors", "generate", "--out", str(suite)], check=True, capture_output=True)
         report = run_vectors(suite)
+        recorded, skipped = record(suite, out)
+        failed = judged(out)
+        names = sorted(p.name.removesuffix(".events.jsonl") for p in out.glob("*.events.jsonl"))
+        recordings: Json = {"recorded": recorded, "skipped": skipped, "failed": failed, "names": names}
     drive = expected["drive"]
     drives = {} if args.no_drive else {str(s): run_drive(int(s), drive["examples"]) for s in drive["seeds"]}
     if args.write:
-        expected, untriaged = rewritten(expected, report, drives)
+        expected, untriaged = rewritten(expected, report, drives, recordings)
         if untriaged:
             print("dsh-conformance: untriaged, nothing written:\n  " + "\n  ".join(untriaged), file=sys.stderr)
             return 1
         EXPECTATIONS.write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n")
-        DOC.write_text(conformance_page(expected, report))
+        DOC.write_text(conformance_page(expected, report, recordings))
         print(f"dsh-conformance: wrote {EXPECTATIONS.relative_to(ROOT)} and {DOC.relative_to(ROOT)}")
         return 0
-    problems = compare(expected, report, drives)
-    page = conformance_page(expected, report)
+    problems = compare(expected, report, drives, recordings)
+    page = conformance_page(expected, report, recordings)
     if DOC.read_text() != page:
         problems.append(f"{DOC.relative_to(ROOT)} is out of date: run bash scripts/dsh-conformance.sh --write")
     counts = report["counts"]
     seeds = ", ".join(f"{s}: {'pass' if o == 'pass' else 'disagreement'}" for s, o in drives.items())
     print(f"dsh-conformance: {report['implementation']}: {counts['pass']} passed, {counts['fail']} failed, "
           f"{counts['not-run']} not run, {counts['outside-profile']} outside profile; "
-          f"drive seeds {seeds or 'not run'}")
+          f"drive seeds {seeds or 'not run'}; {recorded} fresh recording(s), {len(failed)} not reproduced or "
+          f"not valid")
     for problem in problems:
         print(f"UNEXPECTED {problem}")
     print("dsh-conformance: the run equals the expectations" if not problems

@@ -8,6 +8,7 @@ import { DshProcess, TOOL } from './process.mjs';
 import { ModelView } from './view.mjs';
 import { runChain } from './chain.mjs';
 import { answerChunks } from './answers.mjs';
+import { recordedCall } from './recording.mjs';
 
 const FIRST_TIME = 1700000000000;
 
@@ -41,11 +42,12 @@ globalThis.crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++clock.u
 const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stopping: 'stopping' };
 
 export class RealCase {
-  static async start(label) {
+  static async start(label, recording = null) {
     clock.now = FIRST_TIME;
     clock.uuids = 0;
     const root = mkdtempSync(join(tmpdir(), 'loopspec-dsh-'));
     const realCase = new RealCase(label, root);
+    realCase.recording = recording;
     await realCase.launch(false);
     return realCase;
   }
@@ -74,6 +76,10 @@ export class RealCase {
   // A `tool-calls` answer with no call announced runs its one (implicit) call to the end at once.
   parkedAt() {
     this.activity += 1;
+    if (this.parked?.kind === 'decide') {
+      const { turn, step, messages } = this.parked.payload;
+      this.recording?.preStep('invoked', this.nextRawSeq, { turn, step, messageIds: messages.map((m) => m.id) });
+    }
     if (this.parked?.kind === 'tool' && this.pendingTool !== undefined) {
       const answer = this.pendingTool;
       this.pendingTool = undefined;
@@ -81,8 +87,23 @@ export class RealCase {
     }
   }
 
+  // The current process's log length: the seq its next commit gets.
+  get nextRawSeq() {
+    return this.view.lastRawSeq + 1;
+  }
+
+  // What a recording says of the pending inbox and the log at this point.
+  snapshot() {
+    const ids = (list) => list.map((m) => m.id);
+    return {
+      nextTurn: ids(this.agent.inbox.nextTurn), nextStep: ids(this.agent.inbox.nextStep),
+      status: this.agent.status, eventCount: this.nextRawSeq,
+    };
+  }
+
   record(entry) {
     this.activity += 1;
+    this.recording?.raw(entry, this.nextRawSeq);
     if (entry.note) {
       this.entries.push({ live: this.view.note(entry.note) });
       return;
@@ -127,12 +148,17 @@ export class RealCase {
   async observe(command) {
     this.entries = [];
     let value;
+    const call = this.recording ? recordedCall(command) : null;
+    const before = this.nextRawSeq;
+    if (call) this.recording.begin(call, before);
     try {
       value = await this.perform(command);
     } catch (error) {
+      if (call) this.recording.end(call, before, this.nextRawSeq, { threw: error });
       if (error instanceof Refused) return { ok: false, code: error.code, message: error.message };
       throw error;
     }
+    if (call) this.recording.end(call, before, this.nextRawSeq, { result: value });
     await this.settle();
     return {
       ok: true,
@@ -204,9 +230,22 @@ export class RealCase {
   decide(c) {
     const parked = this.expect(['decide'], 'decide');
     // An aborted turn ignores the answer: the parked listener hands on to the default at once.
-    if (this.aborted()) return this.process.resolvePark(parked.next());
+    if (this.aborted()) return this.process.resolvePark(this.decided(parked.next(), parked.payload));
     const chain = runChain(c.listeners, parked.payload, parked.next, (list) => this.actions(list));
-    return this.process.resolvePark(chain);
+    return this.process.resolvePark(this.decided(chain, parked.payload));
+  }
+
+  // The waterfall's outcome, as a recording's pre-step record says it.
+  decided(chain, { turn, step }) {
+    if (!this.recording) return chain;
+    return chain.then((decision) => {
+      const said = decision.kind === 'reject' ? { kind: 'reject' } : { kind: 'enter', messageIds: decision.messages.map((m) => m.id) };
+      this.recording.preStep('decided', this.nextRawSeq, { turn, step, decision: said });
+      return decision;
+    }, (error) => {
+      this.recording.preStep('threw', this.nextRawSeq, { turn, step, error: `${error?.name ?? 'Error'}: ${error?.message}` });
+      throw error;
+    });
   }
 
   turnStopping(c) {
@@ -264,6 +303,8 @@ export class RealCase {
     this.process.parked = null; // the killed process answers nothing more
     // A host resumes a persisted session and creates one that never reached the disk.
     const start = this.entries.length;
+    this.recording?.boundary(true, this.snapshot());
+    if (this.recording) this.recording.paused = true;
     await this.launch(before >= 0);
     for (const event of this.agent.session.events) {
       if (event.seq > before && event.seq > this.view.lastRawSeq) this.record({ event });
@@ -273,7 +314,29 @@ export class RealCase {
     for (const entry of this.entries.slice(start)) {
       if (entry.durable && entry.durable.type !== 'session/end-seed' && lastKept !== undefined) entry.durable.time = lastKept.time;
     }
+    if (this.recording) {
+      this.recording.paused = false;
+      this.recording.resumed(this.snapshot());
+    }
     return null;
+  }
+
+  // An orderly shutdown (recordings only; the command language has none): the root context is
+  // disposed, as a host does on exit, and what that writes is the ending process's; then the next
+  // process loads the log.
+  async shutdown() {
+    await this.settle();
+    this.recording?.boundary(false, this.snapshot());
+    await this.process.dispose();
+    await this.settle();
+    this.process.parked = null;
+    if (this.recording) this.recording.paused = true;
+    await this.launch(true);
+    for (const event of this.agent.session.events) if (event.seq > this.view.lastRawSeq) this.record({ event });
+    if (this.recording) {
+      this.recording.paused = false;
+      this.recording.resumed(this.snapshot());
+    }
   }
 
   state() {

@@ -84,7 +84,9 @@ export class DshProcess {
     this.agent = handle.agent ?? ctx.agents.get(id);
   }
 
-  // Hold the loop at an await point until `resolvePark` answers it.
+  // Hold the loop at an await point until `resolvePark` answers it.  A user's cancel does not end
+  // a park: the next command answers it, as the command language has it.  Only a host's shutdown
+  // (`dispose`) does, the way a provider and a tool stop when their process is torn down.
   park(kind, details) {
     return new Promise((resolve, reject) => {
       this.parked = { kind, ...details, resolve, reject };
@@ -119,6 +121,11 @@ export class DshProcess {
 
   // A graceful shutdown: the root context is disposed, as a host does on exit.
   async dispose() {
-    await this.ctx.fiber.dispose();
+    const done = this.ctx.fiber.dispose();
+    while (this.parked !== null) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.parked !== null) this.rejectPark(new DOMException('the host is shutting down', 'AbortError'));
+    }
+    await done;
   }
 }

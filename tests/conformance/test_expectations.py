@@ -37,11 +37,11 @@ def test_a_run_that_equals_the_expectations_has_no_difference() -> None:
 
 def test_new_changed_and_stale_failures_are_differences() -> None:
     new = compare(EXPECTED, report(case("a/x", "fail", "key sourceEventSeqs"), case("a/y", "fail", "boom")), DRIVES)
-    assert new == ["new fail: a/y: boom"]
+    assert new == ["new vectors outcome: a/y: {'status': 'fail', 'detail': 'boom'}"]
     changed = compare(EXPECTED, report(case("a/x", "fail", "other")), DRIVES)
-    assert changed[0].startswith("changed: a/x (F1)")
+    assert changed[0].startswith("changed vectors outcome: a/x (F1)")
     stale = compare(EXPECTED, report(case("a/x", "pass")), DRIVES)
-    assert stale == ["stale: a/x (F1) is expected to fail but is pass"]
+    assert stale == ["stale: vectors a/x (F1) is expected to fail but is pass"]
 
 
 def test_a_drive_seed_that_ends_otherwise_is_a_difference() -> None:
@@ -59,3 +59,19 @@ def test_write_files_failures_by_pattern_and_refuses_untriaged_ones() -> None:
     assert written["findings"][1]["cases"] == filed
     _, untriaged = rewritten(EXPECTED, report(case("b/2", "fail", "nobody knows")), DRIVES)
     assert untriaged == ["b/2: fail: nobody knows"]
+
+
+def test_recordings_must_fail_as_listed_and_be_enough() -> None:
+    listed = {"reproduce": "reproduce: x.live.jsonl:3: boom [END-1]", "check": ""}
+    expected = {**EXPECTED, "recorded": {"least": 2},
+                "findings": [{**FINDINGS[0], "recordings": {"r1": listed}}, FINDINGS[1]]}
+    run = report(case("a/x", "fail", "key sourceEventSeqs"))
+    same: dict[str, Any] = {"recorded": 2, "failed": {"r1": listed}, "names": ["r1", "r2"]}
+    assert compare(expected, run, DRIVES, same) == []
+    passing = {**same, "failed": {}}
+    assert compare(expected, run, DRIVES, passing) == ["stale: recording r1 (F1) is expected to fail but is "
+                                                       "reproduced and valid"]
+    few = {**same, "recorded": 1}
+    assert compare(expected, run, DRIVES, few) == ["only 1 recording(s), the expectations ask for 2"]
+    other = {**same, "failed": {**same["failed"], "r2": {"reproduce": "", "check": "check --live: [LOG-5]"}}}
+    assert compare(expected, run, DRIVES, other)[0].startswith("new recording outcome: r2")

@@ -50,6 +50,7 @@ from loopspec.check.reader import LineProblem, parsed_lines
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, Violation
 from loopspec.log.envelope import SPLICED
+from loopspec.log.repair_closers import is_repair_closer
 
 # NOTIFY-1: the fields an inbox notification may carry, as the form table gives them.
 NOTE_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
@@ -156,13 +157,21 @@ class LiveChecker:
         """The process after a graceful disposal starts idle, owing no notification."""
         self.ended, self.seed_gap, self.status, self.claim_open = False, True, "idle", False
 
-    def unmarked_ok(self, otype: object) -> bool:
-        """LOG-5: only crash repair's closers and the restart marker are written while nothing records."""
+    def unmarked_ok(self, otype: object, obj: object = None) -> bool:
+        """LOG-5: only crash repair's closers and the restart marker are written while nothing records.
+
+        A graceful disposal can leave its turn open too: the real loop (dsh-agent-loop 0.1.0-rc.8)
+        closes the session before the aborted turn unwinds, so the turn's own closing records never
+        reach the log and the next process repairs the turn while loading (decisions G2).  There
+        only repair's own closers may go unmarked, never the disposal's writes.
+        """
         if (self.ended or self.seed_gap) and otype == END_SEED:
             if self.ended:
                 self.new_process()
             return True
-        return (self.dead or self.gap_ok) and otype in CLOSERS
+        if self.dead or self.gap_ok:
+            return otype in CLOSERS
+        return (self.ended or self.seed_gap) and is_repair_closer(obj)
 
     def missing(self, where: str) -> None:
         expected = ", ".join(f"{t.rsplit('/', 1)[1]} {message_id(m)}" for t, m, _ in self.queue)
@@ -210,7 +219,7 @@ class LiveChecker:
                 self.violate("LOG-5", f"durable marker seq {seq} is out of order (the log is at seq {oseq})",
                              "Durable markers report the log's events in order, each once.")
                 return None
-            if not self.unmarked_ok(otype):
+            if not self.unmarked_ok(otype, obj):
                 self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})",
                              "The stream marks every durable event when it is committed; only crash repair's "
                              "closers and the end-seed marker, written at a process boundary while no process was "
@@ -292,7 +301,7 @@ class LiveChecker:
         reported = False
         while (item := self.pull()) is not None:
             otype = item[1].get("type") if isinstance(item[1], dict) else None
-            if not self.unmarked_ok(otype) and not reported:
+            if not self.unmarked_ok(otype, item[1]) and not reported:
                 reported = True
                 self.violate("LOG-5", f"the live stream ends before log line {item[0]} ({otype})",
                              "A live stream given with a log must report all of the log's events.")

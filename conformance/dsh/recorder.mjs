@@ -1,0 +1,67 @@
+// Records runs of the real loop in the repository's recording format (examples/recordings/README.md):
+//   node recorder.mjs OUT_DIR SCENARIO.json...
+// A scenario is a vectors case (`{id, steps: [{command}]}`) or a named scenario of the same shape,
+// whose steps may also hold `{"op": "shutdown"}` (an orderly shutdown: the root context disposed,
+// then the log loaded again).  Scenarios the recording format cannot carry are skipped, saying why:
+// the format has no nested calls (listener and turn-stopping actions), no `clear` and no `send`
+// other than its three aliases.  One line per scenario on stdout: recorded, or skipped and why.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { RealCase, Unsupported } from './harness.mjs';
+import { Recording, recordedCall } from './recording.mjs';
+
+const require = createRequire(import.meta.url);
+const { command: decodeCommand } = require('../../examples/adapters/js/commands.js');
+
+const ANSWERS = new Set(['decide', 'step-result', 'turn-stopping', 'restart', 'shutdown']);
+
+// Why the format cannot carry this command, or null.
+function unrecordable(c) {
+  if (c.op === 'decide') {
+    const acting = c.listeners.some((l) => [l.before, l.after, l.afterEnter, l.afterReject].some((a) => a?.length));
+    return acting ? 'a listener acts on the agent (the format has no nested calls)' : null;
+  }
+  if (c.op === 'turn-stopping') return c.actions.length ? 'turn-stopping acts on the agent (no nested calls)' : null;
+  if (ANSWERS.has(c.op)) return null;
+  return recordedCall(c) === null ? `the format has no call for ${c.op}` : null;
+}
+
+async function record(scenario, out) {
+  const name = scenario.id.replaceAll('/', '__');
+  let commands;
+  try {
+    commands = scenario.steps.map((s) => (s.command.op === 'shutdown' ? { op: 'shutdown' } : decodeCommand(s.command)));
+  } catch (error) {
+    return `skipped ${scenario.id}: not a command of the full profile (${error.message})`;
+  }
+  const why = commands.map(unrecordable).find((w) => w !== null);
+  if (why) return `skipped ${scenario.id}: ${why}`;
+  const recording = new Recording(name);
+  const run = await RealCase.start(name, recording);
+  try {
+    for (const command of commands) {
+      if (command.op === 'shutdown') await run.shutdown();
+      else await run.observe(command);
+    }
+    await run.settle();
+    const { events, live, final } = recording.files(run.agent.session.events, run.snapshot());
+    writeFileSync(join(out, `${name}.events.jsonl`), events);
+    writeFileSync(join(out, `${name}.live.jsonl`), live);
+    writeFileSync(join(out, `${name}.final.json`), final);
+    return `recorded ${scenario.id}`;
+  } catch (error) {
+    if (error instanceof Unsupported) return `skipped ${scenario.id}: the adapter cannot express it (${error.message})`;
+    throw error;
+  } finally {
+    run.close();
+  }
+}
+
+async function main([out, ...files]) {
+  mkdirSync(out, { recursive: true });
+  for (const file of files) process.stdout.write(`${await record(JSON.parse(readFileSync(file, 'utf8')), out)}\n`);
+  process.exit(0);
+}
+
+main(process.argv.slice(2));
