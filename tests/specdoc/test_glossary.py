@@ -61,7 +61,7 @@ def term_pattern(term: str) -> re.Pattern[str]:
 
 
 def rule_text(rule: Rule) -> str:
-    return " ".join((rule.title, rule.rule, rule.why))
+    return " ".join((rule.title, rule.rule, rule.why, rule.evidence))
 
 
 def problems(glossary: tuple[Entry, ...], spec: Spec) -> list[str]:
