@@ -1,4 +1,4 @@
-"""The layer picture of docs/README.md is the import contract of pyproject.toml (issue 9)."""
+"""The layer picture of docs/architecture.md is the import contract of pyproject.toml (issue 9)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from conftest import REPO
-from loopspec.specdoc.layers_page import Layer, layer_contract, layers_block, mermaid, parse_layer, readme_with_layers
+from loopspec.specdoc.layers_page import Layer, layer_contract, layers_block, mermaid, page_with_layers, parse_layer
 from loopspec.specdoc.project import load_project
 
 
@@ -40,8 +40,8 @@ def test_siblings_that_may_import_each_other_are_joined() -> None:
     assert 'pkg_c["p.c (optional)"]:::optional' in picture
 
 
-def test_readme_without_markers_is_an_error(tmp_path: Path) -> None:
+def test_page_without_markers_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "README.md").write_text("# no markers\n")
+    (tmp_path / "docs" / "architecture.md").write_text("# no markers\n")
     with pytest.raises(ValueError, match="lacks the layer markers"):
-        readme_with_layers(attrs.evolve(load_project(REPO), root=tmp_path))
+        page_with_layers(attrs.evolve(load_project(REPO), root=tmp_path))

@@ -1,10 +1,11 @@
 """The rule catalogue in ``spec/*.md``, parsed into values.
 
 Every normative rule is a level-2 heading ``## ID — title`` followed by exactly four bullets:
-``**Rule:**``, ``**Why:**``, ``**Source:**`` and ``**Checkable from:**`` (``log``, ``live`` or
-``commands``).  Tooling (traceability checks, generated documentation) reads the spec only
-through :func:`load_spec`, so the format is defined in one place and a malformed rule is
-reported with its file and line instead of being silently skipped.
+``**Rule:**`` (the norm), ``**Why:**``, ``**Source:**`` and ``**Checkable from:**`` (``log``,
+``live`` or ``commands``, optionally followed by `` — `` and how a log or a live stream shows the
+rule, which keeps the statement to the norm itself).  Tooling (traceability checks, generated
+documentation) reads the spec only through :func:`load_spec`, so the format is defined in one
+place and a malformed rule is reported with its file and line instead of being silently skipped.
 
 The spec is found by :func:`loopspec.rules.shipped.spec_dir`: the package data of an installed
 wheel, else the checkout's ``spec/``.  A rule's :attr:`Rule.file` is always ``spec/NAME.md``, the
@@ -57,6 +58,8 @@ class Rule:
     checkable_from: tuple[str, ...]
     file: str
     line: int
+    # How a log (or live stream) shows the rule, after the classification: a checker's inferences.
+    evidence: str = ""
 
     @property
     def area(self) -> str:
@@ -150,7 +153,8 @@ def parse_file(path: Path, file: str | None = None) -> tuple[Rule, ...]:
         if n + 1 < len(starts):
             end = min(end, starts[n + 1])
         fields = _parse_bullets(text[start + 1 : end], path, start + 1)
-        checkable = tuple(part.strip() for part in fields["checkable_from"].split(","))
+        classification, _, evidence = fields["checkable_from"].partition(" — ")
+        checkable = tuple(part.strip() for part in classification.split(","))
         bad = [c for c in checkable if c not in CHECKABLE_FROM]
         if bad:
             raise SpecFormatError(
@@ -167,6 +171,7 @@ def parse_file(path: Path, file: str | None = None) -> tuple[Rule, ...]:
                 checkable_from=checkable,
                 file=file or f"spec/{path.name}",
                 line=start + 1,
+                evidence=evidence.strip(),
             )
         )
     return tuple(rules)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from loopspec.loop.table import CHOICES, TABLE, to_json
+from loopspec.rules.catalogue import Spec
 
 # (from, to, label, rules): how one message moves.  "pending NT" / "pending NS" are the two lists.
 MESSAGE_TRANSITIONS: tuple[tuple[str, str, str, str], ...] = (
@@ -53,6 +54,21 @@ def message_mermaid() -> str:
         text = f"{label} ({rules})" if rules else label
         lines.append(f"    {source} --> {target}" + (f": {text}" if text else ""))
     return "\n".join(lines) + "\n"
+
+
+def table_markdown(spec: Spec) -> str:
+    """The table as a Markdown table for spec/07-lifecycle.md, one line per row, rules linked."""
+
+    def rule(rule_id: str) -> str:
+        found = spec.get(rule_id)
+        return rule_id if found is None else f"[{rule_id}]({found.section.removeprefix('spec/')})"
+
+    lines = ["| phase | input | guard → effects | next phase | rules |", "|---|---|---|---|---|"]
+    for row in TABLE:
+        effects = ", ".join(f"`{effect}`" for effect in row.effects) or "nothing"
+        lines.append(f"| `{row.phase}` | `{row.input}` | `{row.guard}` → {effects} | `{row.next}` | "
+                     f"{', '.join(rule(r) for r in row.rules)} |")
+    return "\n".join(lines)
 
 
 def table_json() -> str:

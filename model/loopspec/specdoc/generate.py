@@ -47,8 +47,8 @@ def documents(root: Path) -> tuple[GeneratedDoc, ...]:
         # Drawn from the executed lifecycle table by loopspec.specdoc.diagrams, which owns their layout.
         GeneratedDoc("docs/state-diagrams.md", lambda _: diagrams.diagrams_markdown()),
         GeneratedDoc("spec/lifecycle-table.json", lambda _: diagrams.table_json()),
-        # The hand-written reviewer's guide, whose layer picture is drawn from the import contract.
-        GeneratedDoc(layers_page.README, layers_page.readme_with_layers),
+        # The hand-written architecture page, whose layer picture is drawn from the import contract.
+        GeneratedDoc(layers_page.PAGE, layers_page.page_with_layers),
         # The scenarios' example logs drawn by loopspec.render (docs/scenarios/*.svg, docs/scenarios.md).
         *scenarios_page.documents(root),
     )

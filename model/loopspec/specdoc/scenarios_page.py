@@ -2,7 +2,9 @@
 
 The pictures are drawn by :mod:`loopspec.render.scenarios` from the manifest's scenario logs;
 this page shows them all, each with the rules it illustrates, and each spec chapter ends with the
-pictures of its own rules shown inline (the rest of a chapter is hand-written and kept as it is).
+pictures of its own rules shown inline; its generated regions (the lifecycle table, the code beside
+the rules) are filled by :mod:`loopspec.specdoc.chapter_regions`, and the rest of a chapter is
+hand-written and kept as it is.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 
 from loopspec.render.scenarios import Scenario, chapter_section, picture, scenarios, with_chapter_section
 from loopspec.rules.catalogue import sort_key
+from loopspec.specdoc.chapter_regions import with_regions
 from loopspec.specdoc.markdown import rule_link
 from loopspec.specdoc.project import GeneratedDoc, Project
 
@@ -43,7 +46,7 @@ def _drawing(scenario: Scenario) -> Callable[[Project], str]:
 
 def _chapter(chapter: str) -> Callable[[Project], str]:
     def render(project: Project) -> str:
-        text = (project.root / "spec" / chapter).read_text(encoding="utf-8")
+        text = with_regions(project, chapter, (project.root / "spec" / chapter).read_text(encoding="utf-8"))
         return with_chapter_section(text, chapter_section(project.root, project.spec, chapter))
 
     return render

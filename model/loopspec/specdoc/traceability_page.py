@@ -46,7 +46,7 @@ def summary(project: Project) -> str:
     return (
         "Every normative rule of `spec/` should have at least one enforcing site in `model/loopspec` (a\n"
         "docstring or comment citing its ID next to the code that implements it) and at least one test that\n"
-        "names it. `tests/test_traceability.py` fails while either is missing.\n\n"
+        "names it. `tests/specdoc/test_traceability.py` fails while either is missing.\n\n"
         f"- rules: {len(rules)}\n"
         f"- with an enforcing site: {enforced}\n"
         f"- named by a test: {tested}\n"
