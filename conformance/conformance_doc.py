@@ -104,6 +104,14 @@ def conformance_page(expected: Json, report: Json, recordings: Json) -> str:
         "|---|---|",
         *[f"| {seed} | {outcome} |" for seed, outcome in sorted(drive["seeds"].items())],
         "",
+        "## explore",
+        "",
+        f"Every execution of up to {expected['explore']['depth']} commands over {expected['explore']['ids']} message "
+        f"id(s), each transition also sent to the real adapter (`loopspec explore --ids {expected['explore']['ids']} "
+        f"--depth {expected['explore']['depth']} -- bash scripts/dsh-adapter.sh`): {expected['explore']['outcome']}. "
+        "The ci scope (`--ids 2 --depth 6`, 224,849 transitions) needs about a hundred times the real adapter's "
+        "throughput to fit in CI (docs/performance.md).",
+        "",
         *_recordings(expected, recordings),
         "## Findings",
         "",

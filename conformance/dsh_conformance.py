@@ -59,6 +59,21 @@ def run_drive(seed: int, examples: int) -> str:
     return description
 
 
+def run_explore(ids: int, depth: int, scratch: Path) -> str:
+    """``explore`` of a bounded scope with the adapter: ``pass``, or what its counterexample says."""
+    counterexample = scratch / "explore-counterexample.json"
+    done = subprocess.run(["loopspec", "explore", "--ids", str(ids), "--depth", str(depth),
+                           "--counterexample", str(counterexample), "--", *ADAPTER],
+                          capture_output=True, text=True, check=False)
+    if done.returncode == 0:
+        return "pass"
+    if done.returncode != 1:
+        raise SystemExit(f"dsh-conformance: explore exited {done.returncode}: {done.stderr.strip()}")
+    if counterexample.exists():
+        return str(json.loads(counterexample.read_text()).get("description", done.stdout.strip()[-300:]))
+    return done.stdout.strip()[-300:]
+
+
 def finding_of(findings: list[Json], text: str) -> str | None:
     """The id of the one finding whose ``match`` pattern fits ``text``."""
     hits = [f["id"] for f in findings if any(re.search(p, text) for p in f.get("match", ()))]
@@ -104,6 +119,12 @@ def compare(expected: Json, report: Json, drives: dict[str, str], recordings: Js
         if want != found:
             problems.append(f"drive --seed {seed}: expected {want}, got {found or 'an untriaged disagreement'}: "
                             f"{said}")
+    explored = (recordings or {}).get("explore")
+    if explored is not None:
+        want = expected["explore"]["outcome"]
+        found = "pass" if explored == "pass" else finding_of(expected["findings"], explored)
+        if want != found:
+            problems.append(f"explore: expected {want}, got {found or 'an untriaged disagreement'}: {explored}")
     if recordings is not None:
         listed, owners = _listed(expected, "recordings")
         passed = dict.fromkeys(recordings["names"], "reproduced and valid")
@@ -138,7 +159,14 @@ def rewritten(expected: Json, report: Json, drives: dict[str, str],
         seeds[seed] = "pass" if said == "pass" else finding_of(findings, said)
         if seeds[seed] is None:
             untriaged.append(f"drive --seed {seed}: {said}")
-    return {**expected, "findings": findings, "drive": {**expected["drive"], "seeds": seeds}}, untriaged
+    explore = expected["explore"]
+    explored = (recordings or {}).get("explore")
+    if explored is not None:
+        explore = {**explore, "outcome": "pass" if explored == "pass" else finding_of(findings, explored)}
+        if explore["outcome"] is None:
+            untriaged.append(f"explore: {explored}")
+    return ({**expected, "findings": findings, "drive": {**expected["drive"], "seeds": seeds}, "explore": explore},
+            untriaged)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         failed = judged(out)
         names = sorted(p.name.removesuffix(".events.jsonl") for p in out.glob("*.events.jsonl"))
         recordings: Json = {"recorded": recorded, "skipped": skipped, "failed": failed, "names": names}
+        scope = expected["explore"]
+        recordings["explore"] = None if args.no_drive else run_explore(scope["ids"], scope["depth"], Path(scratch))
     drive = expected["drive"]
     drives = {} if args.no_drive else {str(s): run_drive(int(s), drive["examples"]) for s in drive["seeds"]}
     if args.write:

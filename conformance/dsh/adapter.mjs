@@ -22,7 +22,7 @@ class Server {
     this.greeted = false;
     this.cases = 0;
     this.current = null;
-    this.finished = [];
+    this.closing = []; // cases being torn down in the background
   }
 
   async realCase() {
@@ -45,7 +45,7 @@ class Server {
       }
       if ('state' in request) return { id, state: (await this.realCase()).state() };
       if ('reset' in request) {
-        if (this.current !== null) this.finished.push(this.current);
+        if (this.current !== null) this.closing.push(this.current.close());
         this.current = null;
         return { id, reset: {} };
       }
@@ -73,7 +73,8 @@ async function main() {
     }
     process.stdout.write(`${JSON.stringify(await server.answer(request))}\n`);
   }
-  for (const done of [...server.finished, server.current]) done?.remove();
+  if (server.current !== null) server.closing.push(server.current.close());
+  await Promise.race([Promise.allSettled(server.closing), new Promise((resolve) => setTimeout(resolve, 1500))]);
   process.exit(0);
 }
 

@@ -1,7 +1,7 @@
 // One conformance case against the real loop: the command language's commands mapped onto the
 // real agent's public API, and what each command made the real loop commit and notify, through
 // the model's view (view.mjs).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DshProcess, TOOL } from './process.mjs';
@@ -11,6 +11,8 @@ import { answerChunks } from './answers.mjs';
 import { recordedCall } from './recording.mjs';
 
 const FIRST_TIME = 1700000000000;
+// The JSONL store's folder: in memory where the machine has one (the store fsyncs every batch).
+const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
 // A real refusal's text names the rule the model refuses it by (spec/command-language.md).
 const REFUSALS = [
@@ -45,16 +47,15 @@ export class RealCase {
   static async start(label, recording = null) {
     clock.now = FIRST_TIME;
     clock.uuids = 0;
-    const root = mkdtempSync(join(tmpdir(), 'loopspec-dsh-'));
-    const realCase = new RealCase(label, root);
+    const realCase = new RealCase(label);
     realCase.recording = recording;
     await realCase.launch(false);
     return realCase;
   }
 
-  constructor(label, root) {
+  constructor(label) {
     this.sessionId = `loopspec-${label}`;
-    this.root = root;
+    this.processes = []; // every process of the case, each with a store folder of its own
     this.view = new ModelView();
     this.entries = [];
     this.activity = 0;
@@ -62,14 +63,19 @@ export class RealCase {
     this.step = null; // {turn, step, call: null | {id, started}} while a step is open
   }
 
+  // A new process; `resume` loads the session from a copy of the last process's store, the disk
+  // as that process left it (so a killed process can be torn down without touching it).
   async launch(resume) {
+    const root = mkdtempSync(join(SCRATCH, 'loopspec-dsh-'));
+    if (resume) cpSync(this.process.root, root, { recursive: true });
     const process = new DshProcess({
       sessionId: this.sessionId,
-      root: this.root,
+      root,
       sink: (entry) => { if (process === this.process) this.record(entry); },
       onPark: () => this.parkedAt(),
     });
     this.process = process;
+    this.processes.push(process);
     await process.start({ resume });
   }
 
@@ -287,6 +293,9 @@ export class RealCase {
     if (!aborted && (c.kind === 'stop' || c.kind === 'max-tokens')) {
       throw new Unsupported('the model\'s answer already ended with a tool call: it cannot end again as a text answer');
     }
+    if (!aborted && c.kind === 'tool-result') {
+      throw new Unsupported('the real loop closes the step when its answer\'s last call returns: a tool result cannot leave the step open');
+    }
     if (!aborted && (c.kind === 'fail' || c.kind === 'request-error')) {
       throw new Unsupported('a failure of the step while its tool runs has no public way in: a tool\'s own error becomes its result');
     }
@@ -300,7 +309,7 @@ export class RealCase {
     await this.process.flush();
     const before = this.view.lastRawSeq;
     const lastKept = this.view.kept.at(-1);
-    this.process.parked = null; // the killed process answers nothing more
+    // The killed process answers nothing more; close() tears it down with its await point.
     // A host resumes a persisted session and creates one that never reached the disk.
     const start = this.entries.length;
     this.recording?.boundary(true, this.snapshot());
@@ -329,7 +338,6 @@ export class RealCase {
     this.recording?.boundary(false, this.snapshot());
     await this.process.dispose();
     await this.settle();
-    this.process.parked = null;
     if (this.recording) this.recording.paused = true;
     await this.launch(true);
     for (const event of this.agent.session.events) if (event.seq > this.view.lastRawSeq) this.record({ event });
@@ -349,16 +357,13 @@ export class RealCase {
     };
   }
 
-  // The killed processes of a case may still be writing: the folder goes when the adapter exits.
+  // Tear the case down in the background: every process disposed (a killed one writes only into
+  // its own folder), then the folders removed.  `closed` settles when that is done.
   close() {
-    this.closed = true;
-  }
-
-  remove() {
-    try {
-      rmSync(this.root, { recursive: true, force: true, maxRetries: 3 });
-    } catch {
-      // a killed process still writing: left in the temporary folder
-    }
+    const processes = this.processes;
+    this.closed = Promise.allSettled(processes.map((p) => p.dispose())).then(() => {
+      for (const p of processes) rmSync(p.root, { recursive: true, force: true, maxRetries: 3 });
+    });
+    return this.closed;
   }
 }

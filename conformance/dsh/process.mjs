@@ -56,7 +56,8 @@ export class DshProcess {
     await ctx.plugin(SystemPrompt, { persona: '' });
     await ctx.plugin(ToolRuntime);
     await ctx.plugin(AgentRegistry);
-    await ctx.plugin(JsonlSessionPersistence, { root: this.root, writeBatchMaxDelayMs: 1 });
+    // Uncompressed: zstd costs a third of a command's time here and changes nothing the loop does.
+    await ctx.plugin(JsonlSessionPersistence, { root: this.root, writeBatchMaxDelayMs: 1, compression: 'none' });
     await ctx.plugin(AgentLoop);
     ctx.llm.registerAdapter([PROVIDER], new ScriptedModel(this));
     ctx.tools.register(defineContentToolFixture({
@@ -121,6 +122,12 @@ export class DshProcess {
 
   // A graceful shutdown: the root context is disposed, as a host does on exit.
   async dispose() {
+    if (this.disposing) return this.disposing;
+    this.disposing = this.tearDown();
+    return this.disposing;
+  }
+
+  async tearDown() {
     const done = this.ctx.fiber.dispose();
     while (this.parked !== null) {
       await new Promise((resolve) => setImmediate(resolve));

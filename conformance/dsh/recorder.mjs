@@ -54,7 +54,7 @@ async function record(scenario, out) {
     if (error instanceof Unsupported) return `skipped ${scenario.id}: the adapter cannot express it (${error.message})`;
     throw error;
   } finally {
-    run.close();
+    await run.close();
   }
 }
 

@@ -14,7 +14,8 @@ from dsh_conformance import compare, rewritten
 FINDINGS = [{"id": "F1", "match": ["sourceEventSeqs"],
              "cases": {"a/x": {"status": "fail", "detail": "key sourceEventSeqs"}}},
             {"id": "F2", "match": ["unsupported"], "cases": {}}]
-EXPECTED: dict[str, Any] = {"findings": FINDINGS, "drive": {"examples": 1, "seeds": {"1": "pass", "2": "F2"}}}
+EXPECTED: dict[str, Any] = {"findings": FINDINGS, "drive": {"examples": 1, "seeds": {"1": "pass", "2": "F2"}},
+                            "explore": {"ids": 1, "depth": 1, "outcome": "pass"}}
 
 
 def report(*cases: dict[str, str]) -> dict[str, Any]:
@@ -75,3 +76,12 @@ def test_recordings_must_fail_as_listed_and_be_enough() -> None:
     assert compare(expected, run, DRIVES, few) == ["only 1 recording(s), the expectations ask for 2"]
     other = {**same, "failed": {**same["failed"], "r2": {"reproduce": "", "check": "check --live: [LOG-5]"}}}
     assert compare(expected, run, DRIVES, other)[0].startswith("new recording outcome: r2")
+
+
+def test_explore_must_end_as_expected() -> None:
+    run = report(case("a/x", "fail", "key sourceEventSeqs"))
+    base: dict[str, Any] = {"recorded": 0, "failed": {}, "names": [], "explore": "pass"}
+    expected = {**EXPECTED, "recorded": {"least": 0}}
+    assert compare(expected, run, DRIVES, base) == []
+    found = {**base, "explore": "command 2 of 2: the adapter answered unsupported"}
+    assert compare(expected, run, DRIVES, found)[0].startswith("explore: expected pass, got F2")

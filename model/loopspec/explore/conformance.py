@@ -15,8 +15,8 @@ cancel the model is where it would be had no wake ever been latched, but an impl
 keeps the latch is not, and it shows only on the path that latched.  Paths through the same rows
 to the same model state are compared on the first one only; ``drive`` samples the rest.  Commands
 are stepped one by one (no command classes: a class is an argument about the model's code, which
-an implementation does not share), and commands outside the adapter's capability profile are
-neither sent nor followed.
+an implementation does not share), and commands outside the adapter's capability profile, or
+needing a capability it lacks (its hello's ``lacks``), are neither sent nor followed.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from loopspec.explore.space import State as ModelState
 from loopspec.loop.table import IDLE
 from loopspec.statespace.scope import Scope
 from loopspec.statespace.search import Edge
+from loopspec.vectors.capabilities import needs_lacked
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive_check import Checker, Expected
 from loopspec.vectors.observation import observe, state_of
@@ -50,7 +51,7 @@ class ConformanceSpace:
         self.model = ExplorationSpace(scope, classes=False)
         self.checker = checker
         self.profile = checker.profile
-        self.skipped = 0  # transitions whose command the adapter's profile lacks
+        self.skipped = 0  # transitions whose command the adapter's profile or capabilities lack
 
     def root(self) -> State:
         return (self.model.root(), initial(self.profile.name), (), frozenset())
@@ -65,8 +66,9 @@ class ConformanceSpace:
                 yield Edge(edge.command, edge.size, None, None, edge.fired, edge.problem)
                 continue
             encoded = encode_command(edge.command)
-            if not self.profile.runs(ops_of(encoded)):
-                self.skipped += 1
+            if not self.profile.runs(ops_of(encoded)) or needs_lacked(self.checker.adapter.lacks, vector_model,
+                                                                      edge.command):
+                self.skipped += 1  # outside the profile, or a state the adapter cannot be driven to (I4)
                 continue
             # The model's answer to this one command, from the state the path left it in (the
             # vector model answers in the protocol's terms; the explored agent keys the search).
