@@ -96,7 +96,8 @@ def test_a_lone_surrogate_in_a_recording_is_printed_escaped(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(("argv", "says"), [
-    ([str(RECORDINGS / "single_followup.events.jsonl")], "needs --live"),
+    # No NAME.live.jsonl beside it: the recording's other half must be named.
+    ([str(REPO / "examples" / "logs" / "valid" / "S01-single-followup.events.jsonl")], "needs its live recording"),
     ([str(RECORDINGS / "single_followup.events.jsonl"), str(RECORDINGS), "--live", "x"], "goes alone"),
     ([str(RECORDINGS), "--live", str(RECORDINGS / "single_followup.live.jsonl")], "go with a LOG file"),
     ([str(RECORDINGS / "nowhere")], "no such file or folder"),

@@ -23,6 +23,7 @@ from loopspec.check.reader import discover, path_text
 from loopspec.check.report_text import FORMAT_NAMES, Summary, render_text
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
+from loopspec.cli.option_types import positive_int
 from loopspec.log.stdin import STDIN, spool
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
@@ -200,21 +201,17 @@ def _run_exhaustive(args: argparse.Namespace) -> int:
     return 1 if "invalid" in verdicts else 0
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "check",
         help="check session logs against the spec's rules",
         description="Check JSONL session logs (plain or .gz; - reads standard input; directories are searched "
         "for *.jsonl and *.jsonl.gz, except *.live.jsonl) and report each violation with its rule ID, where it "
-        "happened and the section of the spec that states the rule. An empty file is a valid empty log; a "
-        "file in which no line is a JSON object is not a session log (exit 2). Exit 0: all valid; 1: a rule "
+        "happened and the section of the spec that states the rule. Every file given is judged as a session log, "
+        "except a file with content none of which is a JSON object (random bytes, another format): that is not "
+        "a session log (exit 2). So an empty file is a valid empty log, and a file of blank lines breaks LOG-1 at "
+        "line 1 as a blank line does in any log. A live recording (NAME.live.jsonl) is checked with --live "
+        "next to its log. Exit 0: all valid; 1: a rule "
         "is violated; 2: unusable input or usage (missing or unreadable path, symlink loop, folder without "
         "logs, not a session log, corrupt compression); 3: internal error.",
     )
@@ -223,7 +220,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--live", type=path_text, metavar="FILE",
                         help="also check this live.jsonl stream against the (single) log")
     parser.add_argument("--all", action="store_true", help="report every violation, not only the first")
-    parser.add_argument("--max-violations", type=_positive, metavar="N",
+    parser.add_argument("--max-violations", type=positive_int, metavar="N",
                         help="report at most N per log (implies --all; without it --all stops at 100)")
     parser.add_argument("--allow-torn-tail", action="store_true",
                         help="accept a cut-off last line without newline (a crash mid-append), minus that line")
@@ -233,7 +230,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "violation: one log's page is printed, several need --out DIR")
     parser.add_argument("--out", type=path_text, metavar="DIR",
                         help="with --format html: write DIR/NNN-NAME.html per log and DIR/index.html")
-    parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N", help="check logs in N processes")
+    parser.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="N", help="check logs in N processes")
     parser.add_argument("--quiet", "-q", action="store_true", help="only report invalid logs and the summary")
     parser.add_argument("--manifest", type=path_text, metavar="FILE",
                         help="check the example logs a manifest lists against their expected verdicts "

@@ -5,9 +5,9 @@ implementation's answers (exhaustive conformance, :mod:`loopspec.explore.conform
 
 Exit codes: 0 the scope was exhausted and every invariant holds (or the document is up to date;
 with an adapter: and it answered every explored command as the model does); 1 an invariant broke
-or the adapter disagreed or failed (the shortest counterexample is printed and written as a vector
-case), the budget ran out before the scope was exhausted, or the document is out of date; 2 bad
-usage.
+or the adapter disagreed or failed (the shortest counterexample is printed, and written as a vector
+case with ``--counterexample FILE``), the budget ran out before the scope was exhausted, or the
+document is out of date; 2 bad usage or an adapter that cannot be started.
 """
 
 from __future__ import annotations
@@ -18,11 +18,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from loopspec.cli.option_types import seconds, whole_number
 from loopspec.explore import exploration_doc, report
 from loopspec.explore.run import explore
-from loopspec.statespace.scope import KINDS, SCOPES, Scope
+from loopspec.statespace.scope import KINDS, MAX_IDS, SCOPES, Scope
 
 if TYPE_CHECKING:
+    from loopspec.explore.result import Exploration
     from loopspec.vectors.drive_check import Checker
 
 
@@ -54,9 +56,7 @@ def run(args: argparse.Namespace) -> int:
     print(report.summary(result))
     code = 0 if result.complete and result.counterexample is None else 1
     if result.counterexample is not None:
-        out = args.counterexample or Path("explore-counterexample.json")
-        report.write_counterexample(result, out)
-        print(f"counterexample written as a vector case: {out}")
+        _counterexample(result, args.counterexample, "")
     if args.witnesses is not None:
         count = report.write_witnesses(result.pairs, args.witnesses)
         print(f"{count} row-pair witnesses written under {args.witnesses}")
@@ -75,18 +75,28 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def _counterexample(result: Exploration, out: Path | None, answers: str) -> None:
+    """Write the counterexample where --counterexample asks; nothing lands in the working folder unasked."""
+    if out is None:
+        print("write it as a vector case with --counterexample FILE")
+        return
+    report.write_counterexample(result, out)
+    print(f"counterexample written as a vector case{answers}: {out}")
+
+
 def _against(scope: Scope, argv: list[str], args: argparse.Namespace) -> int:
     """Explore ``scope`` comparing every transition with the adapter started by ``argv``."""
     from loopspec.vectors.adapter.client import AdapterError, AdapterFailure
     from loopspec.vectors.adapter.process import SubprocessAdapter
     from loopspec.vectors.drive_check import Checker
     from loopspec.vectors.profiles import PROFILES
+    from loopspec.vectors.runner import start_problem
 
     try:
         adapter = SubprocessAdapter(argv)
     except (AdapterFailure, AdapterError) as err:
-        print(f"cannot start the adapter:\n{err}", file=sys.stderr)
-        return 1
+        print(f"loopspec explore: {start_problem(err)}", file=sys.stderr)
+        return 2
     checker = Checker(adapter, PROFILES[adapter.profile], restart=lambda: SubprocessAdapter(argv))
     try:
         return _conformance(scope, checker, args, f"{adapter.implementation} (profile {adapter.profile})")
@@ -104,10 +114,8 @@ def _conformance(scope: Scope, checker: Checker, args: argparse.Namespace, name:
     if result.counterexample is None:
         print(f"compared with {name}: {checker.sent:,} commands sent, each answered as the model answers it")
     else:
-        out = args.counterexample or Path("explore-counterexample.json")
         print(f"compared with {name}: {checker.sent:,} commands sent")
-        report.write_counterexample(result, out)
-        print(f"counterexample written as a vector case (the model's answers): {out}")
+        _counterexample(result, args.counterexample, " (the model's answers)")
         return 1
     return 0 if result.complete else 1
 
@@ -115,17 +123,23 @@ def _conformance(scope: Scope, checker: Checker, args: argparse.Namespace, name:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "explore", help="exhaust every execution of a bounded scope, checking every invariant at every state",
-        description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--ids", type=int, default=2, help="how many message ids the commands use (1-6)")
-    parser.add_argument("--depth", type=int, default=5, help="the longest command sequence")
+        description="Every execution of a bounded scope, every invariant at every state. Exit 0: the scope was "
+        "exhausted and every invariant holds (with an adapter: it answered every explored command as the model "
+        "does); 1: an invariant broke, the adapter disagreed or failed (the shortest counterexample is printed), "
+        "the budget ran out, or the document is out of date; 2: usage, or an adapter that cannot be started.")
+    parser.add_argument("--ids", type=whole_number(1, MAX_IDS), default=2,
+                        help=f"how many message ids the commands use (1 to {MAX_IDS})")
+    parser.add_argument("--depth", type=whole_number(0), default=5, help="the longest command sequence (0 or more)")
     parser.add_argument("--commands", metavar="KINDS",
-                        help=f"comma-separated command families (default all: {','.join(KINDS)})")
+                        help=f"comma-separated command families (default: all of {', '.join(KINDS)})")
     parser.add_argument("--scope", choices=sorted(SCOPES), help="a named scope instead of --ids/--depth/--commands")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per core)")
-    parser.add_argument("--max-states", type=int, help="stop after this many distinct states (not exhausted)")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds (not exhausted)")
+    parser.add_argument("--jobs", type=whole_number(0), default=1, help="worker processes (0: one per core)")
+    parser.add_argument("--max-states", type=whole_number(1),
+                        help="stop after this many distinct states (not exhausted)")
+    parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (not exhausted)")
     parser.add_argument("--counterexample", type=Path, metavar="FILE",
-                        help="where to write a counterexample's vector case (default explore-counterexample.json)")
+                        help="write a counterexample (if one is found) as a vector case to FILE; without it the "
+                        "counterexample is only printed")
     parser.add_argument("--witnesses", type=Path, metavar="DIR",
                         help="write a shortest witness per row pair as a vector case under DIR")
     doc = parser.add_mutually_exclusive_group()

@@ -11,6 +11,7 @@ import sys
 import zlib
 from pathlib import Path
 
+from loopspec.cli.option_types import whole_number
 from loopspec.render.build import build
 from loopspec.render.page import render_page
 from loopspec.render.svg import render_svg
@@ -56,20 +57,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _seq(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be a seq, 0 or more")
-    return value
-
-
-def _turns(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "render",
@@ -83,10 +70,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("log", type=Path, metavar="LOG", help="the session log (*.events.jsonl)")
     parser.add_argument("--live", type=Path, metavar="LIVE", help="its live recording (*.live.jsonl)")
     parser.add_argument("--out", type=Path, metavar="PAGE", help="write the page here instead of stdout")
-    parser.add_argument("--from", dest="first", type=_seq, metavar="SEQ", help="draw from this seq on")
-    parser.add_argument("--to", dest="last", type=_seq, metavar="SEQ", help="draw up to this seq (inclusive)")
-    parser.add_argument("--turns", type=_turns, default=DEFAULT_TURNS, metavar="N",
-                        help=f"without --from/--to, draw the last N turns (default {DEFAULT_TURNS})")
+    parser.add_argument("--from", dest="first", type=whole_number(0), metavar="SEQ", help="draw from this seq on")
+    parser.add_argument("--to", dest="last", type=whole_number(0), metavar="SEQ",
+                        help="draw up to this seq (inclusive)")
+    parser.add_argument("--turns", type=whole_number(1), default=DEFAULT_TURNS, metavar="N",
+                        help="without --from/--to, draw the last N turns")
     parser.add_argument("--format", choices=("html", "svg"), default="html",
                         help="html: the page (default); svg: the picture alone")
     parser.set_defaults(func=run)

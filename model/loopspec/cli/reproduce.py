@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from loopspec.reproduce.files import live_beside
 from loopspec.reproduce.report import FORMATS, render
 from loopspec.reproduce.run import Outcome, exit_code, reproduce_folder, reproduce_log
 
@@ -40,13 +41,18 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         return _usage(f"{missing[0]}: no such file or folder")
     files = [p for p in paths if not p.is_dir()]
-    if files and (len(paths) > 1 or args.live is None):
-        return _usage("a LOG file goes alone and needs --live NAME.live.jsonl (or give folders of recordings)")
+    live: Path | None = args.live
+    if files and len(paths) == 1 and live is None:
+        live = live_beside(files[0])
+    if files and (len(paths) > 1 or live is None):
+        return _usage("a LOG file goes alone and needs its live recording: --live NAME.live.jsonl, unless that file "
+                      "lies beside NAME.events.jsonl (or give folders of recordings)")
     if not files and (args.live is not None or args.final is not None):
         return _usage("--live and --final go with a LOG file, not a folder")
     outcomes: tuple[Outcome, ...]
     if files:
-        outcomes = (reproduce_log(files[0], args.live, args.final),)
+        assert live is not None
+        outcomes = (reproduce_log(files[0], live, args.final),)
     else:
         outcomes = tuple(outcome for folder in paths for outcome in reproduce_folder(folder))
     sys.stdout.write(render(args.format, outcomes))
@@ -58,9 +64,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "reproduce", help="drive the model with a recorded run and compare what it emits", description=DESCRIPTION
     )
     parser.add_argument("paths", type=Path, nargs="+", metavar="LOG_OR_DIR",
-                        help="NAME.events.jsonl (alone, with --live), or folders of NAME.events.jsonl + "
+                        help="NAME.events.jsonl (alone, with its NAME.live.jsonl beside it or --live), or folders "
+                             "of NAME.events.jsonl + "
                              "NAME.live.jsonl pairs (each optionally with NAME.final.json)")
-    parser.add_argument("--live", type=Path, metavar="RECORDING", help="the live recording NAME.live.jsonl of LOG")
+    parser.add_argument("--live", type=Path, metavar="RECORDING",
+                        help="the live recording of LOG; without it, NAME.live.jsonl next to LOG")
     parser.add_argument("--final", type=Path, metavar="FILE",
                         help="the final state of LOG; without it, NAME.final.json next to LOG if there is one")
     parser.add_argument("--format", choices=FORMATS, default="text", help="report format")

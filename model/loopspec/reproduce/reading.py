@@ -23,6 +23,7 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import JsonObject, freeze
 from loopspec.data.messages import UserMessage, shown
 from loopspec.log.events import SessionEvent
+from loopspec.log.json_fault import why_not_json
 from loopspec.log.reader import read_events
 from loopspec.reproduce import records as r
 from loopspec.reproduce.calls import CALLS, call_name
@@ -54,7 +55,7 @@ def parse_json(text: str, path: Path, line: int | None) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constants)
     except (ValueError, RecursionError) as err:
-        raise Unusable(path, line, f"not valid JSON ({err})") from None
+        raise Unusable(path, line, f"not valid JSON ({why_not_json(err, text)})") from None
 
 
 class _Fields:

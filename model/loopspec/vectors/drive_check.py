@@ -138,7 +138,7 @@ class Checker:
               seen: list[tuple[str, Json]]) -> tuple[str, int] | None:
         diff = self._difference(step, actual, state)
         if diff is not None:
-            return f"command {index} ({step.encoded['op']}): {diff}", index + 1
+            return f"command {index + 1} ({step.encoded['op']}): {diff}", index + 1  # counted from 1, as printed
         assert isinstance(actual, dict)
         seen.append((str(step.encoded["op"]), actual))
         return None
