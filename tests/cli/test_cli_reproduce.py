@@ -49,9 +49,9 @@ def test_a_difference_exits_1_naming_file_line_seq_and_rule(capsys: pytest.Captu
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"wrong_cancel_cause: DIFFERENT at {SYNTHETIC}/differs/wrong_cancel_cause.events.jsonl:12 "
                       "seq 11: the turn/end event [END-1]")
-    assert out[1].startswith("    expected: ")
+    assert out[1].startswith("    recording: ")
     assert '"reason": {"kind": "user"}' in out[1]
-    assert out[2].startswith("    got:      ")
+    assert out[2].startswith("    model:     ")
     assert '"reason": {"kind": "disposed"}' in out[2]
 
 

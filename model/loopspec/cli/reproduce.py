@@ -1,9 +1,9 @@
 """``loopspec reproduce``: drive the model with the calls a recording holds and compare everything it emits.
 
 Exit codes: 0 every recording reproduced; 1 some recording differs (the first difference is
-reported: file, line, seq, expected and got, the rule where known); 2 unusable input (a file that
-is missing or not in the recording format, a record kind or call the engine cannot express) or bad
-usage.
+reported: file, line, seq, what the recording holds and what the model emitted, the rule where
+known); 2 unusable input (a file that is missing or not in the recording format, a record kind
+or call the engine cannot express) or bad usage.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ DESCRIPTION = (
     "observations and notes, in emission order) and optionally NAME.final.json (the end state); the format is "
     "documented in examples/recordings/README.md. The model is given the recorded calls and pre-step "
     "decisions, and its durable log, live stream (with the interleaving), inbox snapshots, refusals and final "
-    "state are compared with the recording. Exit 0: reproduced; 1: a difference (the first is reported); "
+    "state are compared with the recording. A difference shows both sides: recording (what the implementation "
+    "did) and model (what the spec's model emits there). Exit 0: reproduced; 1: a difference (the first is reported); "
     "2: unusable input or usage; 3: internal error."
 )
 
