@@ -26,7 +26,7 @@ from loopspec.vectors.audit import audit
 from loopspec.vectors.case_reading import read_case
 from loopspec.vectors.json_reading import CodecError, Json
 from loopspec.vectors.observation import first_difference, observation_difference
-from loopspec.vectors.profiles import PROFILES, case_ops
+from loopspec.vectors.profiles import PROFILES, case_ops, profiles_running
 from loopspec.vectors.run_report import (
     FAIL,
     NO_ADAPTER,
@@ -103,10 +103,12 @@ def run_case(adapter: Adapter, case_id: str, case: Json) -> CaseResult:
     steps = case["steps"]
     assert isinstance(steps, list)
     profile = PROFILES[adapter.profile]
-    outside = profile.missing(case_ops(steps))
+    ops = case_ops(steps)
+    outside = profile.missing(ops)
     if outside:
-        return CaseResult(case_id, NOT_RUN, f"needs {', '.join(outside)}: outside profile {profile.name}",
-                          OUTSIDE_PROFILE)
+        others = " and ".join(profiles_running(ops)) or "no profile"
+        return CaseResult(case_id, NOT_RUN, f"a case of profile {others} only: it needs {', '.join(outside)}, "
+                          f"which profile {profile.name} does not have", OUTSIDE_PROFILE)
     seen: list[tuple[str, Json]] = []
     try:
         adapter.reset()

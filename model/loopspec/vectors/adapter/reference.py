@@ -21,7 +21,7 @@ from loopspec.vectors.observation import observe, state_of
 from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILES, ops_of
 from loopspec.vectors.reference_model import Model, Unsupported, VectorCommand, initial
 
-IMPLEMENTATION = "loopspec-model 0.1.0"
+IMPLEMENTATION = "loopspec-model 0.2.0"  # the package version (tests/cli/test_versions.py)
 
 
 def protocol_error(request_id: object, kind: str, message: str) -> Json:
