@@ -193,12 +193,25 @@ def _run_exhaustive(args: argparse.Namespace) -> int:
             continue
         verdicts.append(verdict.status)
         print(f"{path}: {verdict.status.upper()} ({verdict.reason}; {verdict.states} states searched)")
+        if verdict.status == "invalid" and verdict.seq is not None:
+            print(f"  {_fast_checker_says(path, verdict.seq, args.allow_torn_tail)}")
         if verdict.status == "valid" and not args.quiet:
             print(f"  shortest run: {len(verdict.run)} command(s)")
     print(f"judged {len(files)} log(s) by search (logs of at most {MAX_EVENTS} events)")
     if problems or any(v in ("unsupported", "unknown", "unusable") for v in verdicts):
         return 2
     return 1 if "invalid" in verdicts else 0
+
+
+def _fast_checker_says(path: str, seq: int, allow_torn_tail: bool) -> str:
+    """The rule the fast checker names at the search's place (labelled as its), or where it differs."""
+    result = check_file(path, CheckOptions(allow_torn_tail=allow_torn_tail))
+    if not result.violations:
+        return "the fast checker (loopspec check) finds no violation"
+    first = result.violations[0]
+    if first.line - 1 == seq:
+        return f"rule (from the fast checker, which agrees on the place): [{first.rule}] {first.message}"
+    return f"the fast checker (loopspec check) places its first violation elsewhere: line {first.line} [{first.rule}]"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
