@@ -103,3 +103,11 @@ def test_render_words_for_folders_empty_logs_and_windows(tmp_path: Path) -> None
     one = run_loopspec("render", FOLLOWUP, "--turns", "1")
     assert "(default" not in one.stdout
     assert "at most the last 1 turn(s) (--turns)" in one.stdout
+
+
+def test_no_caption_runs_past_the_pictures_right_edge() -> None:
+    page = _page(CANCEL_5)
+    svg = page[page.index("<svg") : page.index("</svg>")]
+    width = float(re.search(r'width="([\d.]+)"', svg).group(1))  # type: ignore[union-attr]
+    (caption,) = re.findall(r'<text x="([\d.]+)"[^>]*class="highlight-label">([^<]*)<', svg)
+    assert float(caption[0]) + 6 * len(html.unescape(caption[1])) <= width

@@ -8,6 +8,7 @@ its CSS is inside it and it references nothing outside itself.  Elements carry `
 
 from __future__ import annotations
 
+import html
 import re
 
 from loopspec.render import draw_lanes, draw_lifecycle, draw_live
@@ -68,6 +69,14 @@ def _cut(timeline: Timeline, f: Frame) -> list[str]:
 
 
 _CLASSES = re.compile(r'class="([^"]*)"')
+_LEVEL_TEXT = re.compile(r'<text x="([\d.]+)"(?![^>]*transform)[^>]*>([^<]*)</text>')
+TEXT_ADVANCE = 6.6  # about the widest average advance of the 11 px sans-serif text, per character
+
+
+def _text_right(drawn: str) -> float:
+    """Where the furthest-reaching level text ends (rotated axis labels lean within the columns)."""
+    return max((float(x) + len(html.unescape(words)) * TEXT_ADVANCE for x, words in _LEVEL_TEXT.findall(drawn)),
+               default=0.0)
 
 SVG_NAMESPACE = 'xmlns="http://www.w3.org/2000/svg" '
 """Required by a standalone ``.svg`` file, and the one URL it holds (a name, never fetched)."""
@@ -91,9 +100,10 @@ def render_svg(timeline: Timeline, window: str = "", *, standalone: bool = True)
     parts += draw_live.notices(f, timeline.highlight)
     used = frozenset(name for classes in _CLASSES.findall("".join(parts)) for name in classes.split())
     legend_svg, bottom = legend(8.0, f.bottom + 12, f.width - 8, used)
+    wide = max(f.width, _text_right("".join(parts)) + 8)  # no caption or title cut at the right edge
     parts = [f"<style>{SVG_CSS}</style>",
-             element("rect", x=0.0, y=0.0, width=f.width, height=bottom + 8, fill="#ffffff"), *parts, legend_svg]
-    width, height = num(f.width), num(bottom + 8)
+             element("rect", x=0.0, y=0.0, width=wide, height=bottom + 8, fill="#ffffff"), *parts, legend_svg]
+    width, height = num(wide), num(bottom + 8)
     namespace = SVG_NAMESPACE if standalone else ""
     return (f'<svg {namespace}class="loopspec-timeline" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}" role="img" aria-label="{text(timeline.title)}">'
