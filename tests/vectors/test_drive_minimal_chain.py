@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import cast
 
 import pytest
 
@@ -15,6 +16,7 @@ from loopspec.vectors.codec import decode_command
 from loopspec.vectors.command_simplify import simpler_forms
 from loopspec.vectors.drive_check import Checker
 from loopspec.vectors.profiles import PROFILES
+from loopspec.vectors.reference_model import VectorCommand
 from vectors.mutants.catalogue import handler
 
 MUTANT = "claimed-after-each-record"  # found in a second or so; its case needs a listener
@@ -31,5 +33,5 @@ def test_the_printed_case_has_no_listener_or_action_the_disagreement_does_not_ne
     assert checker.replay(commands) is not None
     for index, command in enumerate(commands):
         for form in simpler_forms(command):
-            simpler = (*commands[:index], form, *commands[index + 1 :])
+            simpler = (*commands[:index], cast(VectorCommand, form), *commands[index + 1 :])
             assert checker.replay(simpler) is None, f"command {index + 1} could be simpler: {form}"
