@@ -149,3 +149,30 @@ def test_explore_counts_commands_from_one_and_writes_nothing_unasked(tmp_path: P
     assert "  1. {\"op\": \"append\"" in done.stdout
     assert "write it as a vector case with --counterexample FILE" in done.stdout
     assert list(tmp_path.iterdir()) == []
+
+
+NOISE = bytes(range(256)) * 4
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (("replay", LIVE), "a live recording, not a session log"),
+    (("check", "--exhaustive", "{noise}"), "UNUSABLE (not a session log"),
+    (("check", "--exhaustive", LIVE), "UNUSABLE (a live recording, not a session log"),
+    (("vectors", "run", "{tmp}/nowhere", "--", "loopspec", "adapter"), "no such suite folder, archive or case file"),
+    (("vectors", "run", "{tmp}", "--", "loopspec", "adapter"), "not a suite: it has no manifest.json"),
+    (("vectors", "run", "{noise}", "--", "loopspec", "adapter"), "not a suite folder, a packed suite or a vector case"),
+    (("vectors", "run", "{tmp}"), "loopspec vectors run: give the adapter's command line after --"),
+    (("drive",), "loopspec drive: give the adapter's command line after --"),
+    (("check", "--manifest", "{tmp}"), "is a folder; --manifest takes the manifest file"),
+    (("explore", "--commands", ""), "unknown command family ['']"),
+    (("explore", "--counterexample", "{tmp}"), "is a folder; give the file to write"),
+])
+def test_the_second_pass_finds_one_clear_line_and_exit_2(tmp_path: Path, argv: tuple[object, ...], said: str) -> None:
+    noise = tmp_path / "noise.jsonl"
+    noise.write_bytes(NOISE)
+    words = [str(a).format(tmp=tmp_path, noise=noise) for a in argv]
+    done = run_loopspec(*words)
+    assert done.returncode == 2, done
+    assert said in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Errno" not in done.stdout + done.stderr

@@ -130,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
         print("loopspec check: give log files or directories (or --manifest FILE)", file=sys.stderr)
         return 2
     if args.exhaustive:
-        return _run_exhaustive(args)
+        from loopspec.cli.check_exhaustive import run_exhaustive  # the search's imports only when asked
+
+        return run_exhaustive(args)
     reads_stdin = [p for p in [*args.paths, args.live] if str(p) == STDIN]
     if len(reads_stdin) > 1:
         print("loopspec check: standard input (-) can be read once only", file=sys.stderr)
@@ -171,47 +173,6 @@ def run(args: argparse.Namespace) -> int:
     if problems or any(r.status == "unusable" for r in results):
         return 2
     return 1 if any(r.status == "invalid" for r in results) else 0
-
-
-def _run_exhaustive(args: argparse.Namespace) -> int:
-    """``--exhaustive``: the search judge (a run of the model that writes the log), one verdict per log."""
-    from loopspec.explore.judge import MAX_EVENTS, judge_file
-
-    if args.live is not None:
-        print("loopspec check: --exhaustive judges durable logs only, not --live", file=sys.stderr)
-        return 2
-    files, problems = discover(args.paths)
-    for problem in problems:
-        print(f"loopspec check: {problem}", file=sys.stderr)
-    verdicts = []
-    for path in files:
-        try:
-            verdict = judge_file(path, allow_torn_tail=args.allow_torn_tail)
-        except OSError as err:
-            print(f"{path}: UNUSABLE (cannot read: {err.strerror or err})")
-            verdicts.append("unusable")
-            continue
-        verdicts.append(verdict.status)
-        print(f"{path}: {verdict.status.upper()} ({verdict.reason}; {verdict.states} states searched)")
-        if verdict.status == "invalid" and verdict.seq is not None:
-            print(f"  {_fast_checker_says(path, verdict.seq, args.allow_torn_tail)}")
-        if verdict.status == "valid" and not args.quiet:
-            print(f"  shortest run: {len(verdict.run)} command(s)")
-    print(f"judged {len(files)} log(s) by search (logs of at most {MAX_EVENTS} events)")
-    if problems or any(v in ("unsupported", "unknown", "unusable") for v in verdicts):
-        return 2
-    return 1 if "invalid" in verdicts else 0
-
-
-def _fast_checker_says(path: str, seq: int, allow_torn_tail: bool) -> str:
-    """The rule the fast checker names at the search's place (labelled as its), or where it differs."""
-    result = check_file(path, CheckOptions(allow_torn_tail=allow_torn_tail))
-    if not result.violations:
-        return "the fast checker (loopspec check) finds no violation"
-    first = result.violations[0]
-    if first.line - 1 == seq:
-        return f"rule (from the fast checker, which agrees on the place): [{first.rule}] {first.message}"
-    return f"the fast checker (loopspec check) places its first violation elsewhere: line {first.line} [{first.rule}]"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

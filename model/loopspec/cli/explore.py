@@ -31,11 +31,15 @@ if TYPE_CHECKING:
 def _scope(args: argparse.Namespace) -> Scope:
     if args.scope is not None:
         return SCOPES[args.scope]
-    kinds = tuple(k.strip() for k in args.commands.split(",")) if args.commands else KINDS
+    kinds = tuple(k.strip() for k in args.commands.split(",")) if args.commands is not None else KINDS
     return Scope(args.ids, args.depth, kinds)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.counterexample is not None and args.counterexample.is_dir():
+        print(f"loopspec explore: --counterexample {args.counterexample} is a folder; give the file to write",
+              file=sys.stderr)
+        return 2
     if (args.write_doc or args.check_doc) and args.scope is None:
         print("loopspec explore: --write-doc and --check-doc need --scope NAME", file=sys.stderr)
         return 2
@@ -80,7 +84,11 @@ def _counterexample(result: Exploration, out: Path | None, answers: str) -> None
     if out is None:
         print("write it as a vector case with --counterexample FILE")
         return
-    report.write_counterexample(result, out)
+    try:
+        report.write_counterexample(result, out)
+    except OSError as err:
+        print(f"loopspec explore: cannot write the counterexample to {out} ({err.strerror or err})", file=sys.stderr)
+        return
     print(f"counterexample written as a vector case{answers}: {out}")
 
 

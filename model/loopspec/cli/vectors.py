@@ -41,7 +41,8 @@ def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
     if argv and argv[0] == "--":
         argv = argv[1:]
     if not argv:
-        print("loopspec: give the adapter's command line after --, e.g. -- loopspec adapter", file=sys.stderr)
+        print(f"loopspec {args.command if args.command == 'drive' else 'vectors run'}: give the adapter's command "
+              "line after --, e.g. -- loopspec adapter", file=sys.stderr)
         return None
     return argv
 

@@ -35,6 +35,8 @@ def json_fault(err: json.JSONDecodeError, text: str) -> str:
     """``column C: the cause`` for a one-line ``text`` the decoder refused with ``err`` (``line L
     column C`` in a text of several lines, such as a final-state file)."""
     content = text.rstrip("\r\n")
+    if not content.strip():
+        return "a blank line; every line of a session log holds one event"
     pos = min(err.pos, len(content))  # past the end: the decoder skipped the newline as white space
     found = content[pos] if pos < len(content) else ""
     start = content.rfind("\n", 0, pos) + 1

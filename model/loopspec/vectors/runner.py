@@ -69,8 +69,13 @@ def _folder_reader(suite: Path) -> Read:
 def load_manifest(suite: Path, read: Read | None = None) -> Json:
     try:
         manifest = json.loads((read or _folder_reader(suite))("manifest.json").decode("utf-8"))
-    except (OSError, ValueError) as err:
-        raise SuiteUnreadable(f"{suite}/manifest.json: {err}") from None
+    except FileNotFoundError:
+        raise SuiteUnreadable(f"{suite}: not a suite: it has no manifest.json (loopspec vectors generate "
+                              "writes one)") from None
+    except OSError as err:
+        raise SuiteUnreadable(f"{suite}/manifest.json: cannot read ({err.strerror or err})") from None
+    except ValueError as err:
+        raise SuiteUnreadable(f"{suite}/manifest.json: not a suite manifest (not JSON: {err})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("cases"), list):
         raise SuiteUnreadable(f"{suite}/manifest.json: not a suite manifest")
     return manifest
@@ -143,12 +148,16 @@ def load_cases(path: Path) -> list[Loaded]:
         entries = load_manifest(path, read)["cases"]
         assert isinstance(entries, list)
         return [_load_case(read, entry) for entry in entries]
+    if not path.exists():
+        raise SuiteUnreadable(f"{path}: no such suite folder, archive or case file")
     try:
         case = read_case(json.loads(path.read_text(encoding="utf-8")))
     except CodecError as err:
         raise SuiteUnreadable(f"{path}: not a vector case: {err}") from None
-    except (OSError, ValueError) as err:
-        raise SuiteUnreadable(f"{path}: {err}") from None
+    except OSError as err:
+        raise SuiteUnreadable(f"{path}: cannot read ({err.strerror or err})") from None
+    except ValueError:
+        raise SuiteUnreadable(f"{path}: not a suite folder, a packed suite or a vector case (a JSON file)") from None
     return [(str(case["id"]), case, "")]
 
 
