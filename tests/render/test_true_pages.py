@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from pathlib import Path
 
@@ -111,3 +112,23 @@ def test_no_caption_runs_past_the_pictures_right_edge() -> None:
     width = float(re.search(r'width="([\d.]+)"', svg).group(1))  # type: ignore[union-attr]
     (caption,) = re.findall(r'<text x="([\d.]+)"[^>]*class="highlight-label">([^<]*)<', svg)
     assert float(caption[0]) + 6 * len(html.unescape(caption[1])) <= width
+
+
+def _spliced(seq: int, start: int, mid: str) -> str:
+    message = {"id": mid, "role": "user", "content": [{"type": "text", "text": mid}], "source": {"kind": "user"}}
+    return json.dumps({"type": "agent/inbox/spliced", "seq": seq, "time": seq + 1,
+                       "data": {"target": "next-turn", "start": start, "inserted": [message]}})
+
+
+def test_inbox_lane_rows_are_in_list_order(tmp_path: Path) -> None:
+    """u3 appended, then u2 prepended before it, then u4 between them: the lane reads u2, u4, u3."""
+    log = tmp_path / "order.events.jsonl"
+    log.write_text("\n".join([_spliced(0, 0, "u3"), _spliced(1, 0, "u2"), _spliced(2, 1, "u4")]) + "\n",
+                   encoding="utf-8")
+    assert run_loopspec("check", log).returncode == 0
+    done = run_loopspec("render", log, "--format", "svg")
+    assert done.returncode == 0, done.stderr
+    tops = {mid: float(y) for mid, y in
+            re.findall(r'<g class="bar fate-pending" data-id="(\w+)"[^>]*><title>[^<]*</title><rect x="[\d.]+" '
+                       r'y="([\d.]+)"', done.stdout)}
+    assert sorted(tops, key=tops.__getitem__) == ["u2", "u4", "u3"], tops

@@ -13,7 +13,9 @@ invalid log and random log.  A private accumulator, never part of a value.
 
 from __future__ import annotations
 
-from loopspec.check.inbox_track import LeanInbox
+from fractions import Fraction
+
+from loopspec.check.inbox_track import LeanInbox, SpliceEffect
 from loopspec.data.messages import MessageId
 from loopspec.loop.consumed_work import Fate, MessageFate
 
@@ -24,7 +26,7 @@ _Open = list[object]
 class FateFold:
     """:func:`message_fates` fed one event at a time: ``turn_started``, ``turn_ended``, ``entered``, ``splice``."""
 
-    __slots__ = ("claimed_in_turn", "fates", "inbox", "inserted_at", "open_turn")
+    __slots__ = ("claimed_in_turn", "fates", "inbox", "inserted_at", "open_turn", "ranks")
 
     def __init__(self) -> None:
         self.inbox = LeanInbox()
@@ -32,6 +34,10 @@ class FateFold:
         self.inserted_at: dict[str, int] = {}
         self.claimed_in_turn: dict[str, _Open] = {}
         self.open_turn: int | None = None
+        # Each insertion's place in its list, as a number: between its neighbours when inserted.
+        # Two messages in a list never change their relative order (a splice removes and inserts,
+        # it does not move), so ordering by rank draws every lane's rows in list order.
+        self.ranks: dict[tuple[str, int], Fraction] = {}
 
     def turn_started(self, turn: int) -> None:
         self.open_turn, self.claimed_in_turn = turn, {}
@@ -68,7 +74,30 @@ class FateFold:
             mid = str(message["id"])
             inserted_at[mid] = seq
             fates[(mid, seq)] = [mid, seq, "pending", None, None, False]
+        if effect.inserted:
+            self._rank(effect, seq)
         return effect.target if effect.inserted else None
+
+    def _rank(self, effect: SpliceEffect, seq: int) -> None:
+        """Ranks for the messages ``effect`` inserted, between the messages now either side of them."""
+        lane = self.inbox.lanes[effect.target]
+        at = lane.head + effect.start
+
+        def rank_of(index: int) -> Fraction | None:
+            if not lane.head <= index < len(lane.items):
+                return None
+            mid = str(lane.items[index]["id"])
+            return self.ranks.get((mid, self.inserted_at.get(mid, -1)))
+
+        low, high = rank_of(at - 1), rank_of(at + len(effect.inserted))
+        low = low if low is not None else (high - 1 if high is not None else Fraction(0))
+        high = high if high is not None else low + 1
+        step = (high - low) / (len(effect.inserted) + 1)
+        for offset, message in enumerate(effect.inserted, start=1):
+            self.ranks[(str(message["id"]), seq)] = low + step * offset
+
+    def rank_list(self) -> tuple[tuple[tuple[str, int], Fraction], ...]:
+        return tuple(self.ranks.items())
 
     def result(self) -> tuple[MessageFate, ...]:
         return tuple(_fate(*fate) for fate in self.fates.values())

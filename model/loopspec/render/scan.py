@@ -11,6 +11,7 @@ of each insertion and where each id was entered.  :func:`scan` returns a :class:
 from __future__ import annotations
 
 import gc
+from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO
 
@@ -50,6 +51,8 @@ class Scan:
     targets: tuple[tuple[int, str], ...]
     entries: tuple[tuple[str, tuple[Entry, ...]], ...]
     stop: Stop | None
+    ranks: tuple[tuple[tuple[str, int], Fraction], ...] = ()
+    """Each insertion's (id, seq) place in its list (:class:`~loopspec.render.fates.FateFold`)."""
 
 
 class _Pass:
@@ -149,4 +152,5 @@ def scan(path: Path, spec: WindowSpec, stop_before: int | None = None) -> Scan:
         total=state.total, first=first, offset=offset, last=last, fates=state.fates.result(),
         boundaries=tuple(state.boundaries), targets=tuple(state.targets.items()),
         entries=tuple((k, tuple(v)) for k, v in state.entries.items()), stop=state.stop,
+        ranks=state.fates.rank_list(),
     )

@@ -10,6 +10,7 @@ lies outside it is summarized (:class:`Outside`).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Literal
 
 import attrs
@@ -94,6 +95,8 @@ class Bar:
     turn: int | None = None
     step: int | None = None
     entered_seq: int | None = None
+    rank: Fraction = Fraction(0)
+    """Its place in its list: of two bars alive at once, the lower rank is the earlier in the list."""
 
     @property
     def entered(self) -> bool:
