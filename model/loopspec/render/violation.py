@@ -11,6 +11,7 @@ and ``DIR/index.html`` lists them with their verdicts.
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import TextIO
 from loopspec.check.verdict import LogResult, Violation
 from loopspec.render.build import build
 from loopspec.render.page import render_page
+from loopspec.render.source import open_source
 from loopspec.render.svg_text import text
 from loopspec.render.timeline import Highlight
 from loopspec.render.window import AROUND_TURNS, WindowSpec
@@ -76,7 +78,8 @@ def page(result: LogResult, live: Path | None, sentences: dict[str, str]) -> str
         window = WindowSpec(turns=AROUND_TURNS, around=_index_of(first))
         timeline = build(path, window, live=live, stop_before=_index_of(first), highlight=mark)
     else:  # drawn around the place in the log the live record stands at (its nextSeq)
-        window = WindowSpec(turns=AROUND_TURNS, around=first.seq) if first.seq is not None else WindowSpec()
+        at = first.seq if first.seq is not None else _live_position(live, first.line)
+        window = WindowSpec(turns=AROUND_TURNS, around=at) if at is not None else WindowSpec()
         timeline = build(path, window, live=live, highlight=mark)
     side = "" if in_log else " (the live recording)"
     heading = f"INVALID: [{first.rule}] at line {first.line} of {Path(first.file).name}{side}" + (
@@ -85,6 +88,22 @@ def page(result: LogResult, live: Path | None, sentences: dict[str, str]) -> str
                    for v in result.violations[1:])
     return render_page(timeline, window.describe(timeline), heading=heading,
                        after=f"<h2>Further violations</h2><ul>{more}</ul>\n" if more else "")
+
+
+def _live_position(live: Path | None, line: int) -> int | None:
+    """The seq before which the live recording's record at ``line`` stands (its ``nextSeq``), if it says."""
+    if live is None:
+        return None
+    with open_source(live) as stream:
+        for number, raw in enumerate(stream, start=1):
+            if number == line:
+                try:
+                    record = json.loads(raw.decode("utf-8", errors="replace"))
+                except ValueError:
+                    return None
+                at = record.get("nextSeq") if isinstance(record, dict) else None
+                return max(0, at - 1) if type(at) is int else None
+    return None
 
 
 def _plain(title: str, message: str) -> str:
