@@ -166,6 +166,9 @@ NOISE = bytes(range(256)) * 4
     (("check", "--manifest", "{tmp}"), "is a folder; --manifest takes the manifest file"),
     (("explore", "--commands", ""), "unknown command family ['']"),
     (("explore", "--counterexample", "{tmp}"), "is a folder; give the file to write"),
+    (("check", LOG, "--live", LOG), "a session log, not a live recording"),
+    (("check", LOG, "--live", "{noise}"), "not a live recording: no line of it is a JSON object"),
+    (("render", LOG, "--live", LOG), "a session log, not a live recording"),
 ])
 def test_the_second_pass_finds_one_clear_line_and_exit_2(tmp_path: Path, argv: tuple[object, ...], said: str) -> None:
     noise = tmp_path / "noise.jsonl"

@@ -176,17 +176,6 @@ def holds_an_event(path: LogPath) -> bool:
         return True
 
 
-def is_live_recording(path: LogPath) -> bool:
-    """Whether the file's first line is a live record (``kind``, no ``time``) rather than an event:
-    a NAME.live.jsonl given where a session log belongs."""
-    try:
-        with open_log(path) as stream:
-            first = json.loads(stream.readline().decode("utf-8"))
-    except (OSError, EOFError, zlib.error, ValueError, RecursionError):
-        return False
-    return isinstance(first, dict) and isinstance(first.get("kind"), str) and "time" not in first
-
-
 def _no_constant(token: str) -> object:
     raise ValueError(f"{token} is not a JSON number (NaN and Infinity tokens are not JSON)")
 

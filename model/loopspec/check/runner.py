@@ -14,12 +14,12 @@ import time
 import zlib
 from collections.abc import Callable
 
+from loopspec.check.input_kind import is_live_recording, live_stream_problem
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import (
     LineProblem,
     confirmed,
     holds_an_event,
-    is_live_recording,
     lenient_loads,
     open_log,
     parse_slowly,
@@ -148,6 +148,14 @@ def _unopenable(path: LogPath) -> str:
         return err.strerror or str(err)
 
 
+def _live_problem(live: LogPath) -> str:
+    """Why ``live`` cannot be read as the log's live stream, naming it; "" when it can."""
+    if missing := _unopenable(live):
+        return f"cannot read the live stream {os.fspath(live)}: {missing}"
+    wrong = live_stream_problem(live)
+    return f"--live {os.fspath(live)}: {wrong}" if wrong else ""
+
+
 def _unusable(name: str, err: BaseException, started: float) -> LogResult:
     reason = getattr(err, "strerror", None) or str(err) or type(err).__name__
     return LogResult(name, "unusable", 0, 0, problem=f"cannot read: {reason}", seconds=time.perf_counter() - started)
@@ -158,9 +166,8 @@ def check_file(path: LogPath, options: CheckOptions | None = None, live: LogPath
     options = options or CheckOptions()
     started = time.perf_counter()
     name = os.fspath(path)
-    if live is not None and (missing := _unopenable(live)):
-        return LogResult(name, "unusable", 0, 0, problem=f"cannot read the live stream {os.fspath(live)}: {missing}",
-                         seconds=time.perf_counter() - started)
+    if live is not None and (wrong := _live_problem(live)):
+        return LogResult(name, "unusable", 0, 0, problem=wrong, seconds=time.perf_counter() - started)
     checker = LogChecker(name, options)
     extra: tuple[Violation, ...] = ()
     collecting = gc.isenabled()

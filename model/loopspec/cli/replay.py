@@ -15,7 +15,8 @@ import tempfile
 import zlib
 from pathlib import Path
 
-from loopspec.check.reader import discover, holds_an_event, is_live_recording
+from loopspec.check.input_kind import is_live_recording
+from loopspec.check.reader import discover, holds_an_event
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.fold import replay
 from loopspec.log.reader import STDIN, read_events, spool

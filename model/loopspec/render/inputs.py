@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from loopspec.check.input_kind import live_stream_problem
 from loopspec.check.reader import holds_an_event, open_log
 
 
@@ -47,6 +48,8 @@ def input_problem(log: Path, live: Path | None) -> str:
                 "same); nothing to draw")
     if live is None:
         return ""
+    if wrong := live_stream_problem(live):
+        return f"--live {live}: {wrong}"
     types = {e.get("seq"): e.get("type") for e in _lines(log) if isinstance(e, dict)}
     for number, seq, kind in _markers(live):
         if types.get(seq) != kind:
