@@ -169,6 +169,8 @@ NOISE = bytes(range(256)) * 4
     (("check", LOG, "--live", LOG), "a session log, not a live recording"),
     (("check", LOG, "--live", "{noise}"), "not a live recording: no line of it is a JSON object"),
     (("render", LOG, "--live", LOG), "a session log, not a live recording"),
+    (("vectors", "generate", "--out", "{noise}"), "cannot write the suite into"),
+    (("explore", "--scope", "dev", "--check-doc", "--doc", "{noise}"), "cannot read the exploration document"),
 ])
 def test_the_second_pass_finds_one_clear_line_and_exit_2(tmp_path: Path, argv: tuple[object, ...], said: str) -> None:
     noise = tmp_path / "noise.jsonl"
@@ -179,3 +181,4 @@ def test_the_second_pass_finds_one_clear_line_and_exit_2(tmp_path: Path, argv: t
     assert said in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     assert "Errno" not in done.stdout + done.stderr
+    assert "internal error" not in done.stderr

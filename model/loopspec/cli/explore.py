@@ -56,18 +56,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if argv:
         return _against(scope, argv, args)
+    document = _document(args) if args.write_doc or args.check_doc else None
+    if isinstance(document, str):  # read before exploring, which can take long
+        print(f"loopspec explore: {document}", file=sys.stderr)
+        return 2
     result = explore(scope, workers=workers, max_states=args.max_states, seconds=args.seconds)
     print(report.summary(result))
     code = 0 if result.complete and result.counterexample is None else 1
     if result.counterexample is not None:
         _counterexample(result, args.counterexample, "")
     if args.witnesses is not None:
-        count = report.write_witnesses(result.pairs, args.witnesses)
+        try:
+            count = report.write_witnesses(result.pairs, args.witnesses)
+        except OSError as err:
+            print(f"loopspec explore: cannot write the witnesses under {args.witnesses} ({err.strerror or err})",
+                  file=sys.stderr)
+            return 2
         print(f"{count} row-pair witnesses written under {args.witnesses}")
-    if args.write_doc or args.check_doc:
-        path = args.doc or exploration_doc.doc_path()
+    if document is not None:
+        path, current = document
         text = exploration_doc.updated(path, args.scope, result)
-        current = path.read_text(encoding="utf-8") if path.is_file() else ""
         if args.write_doc:
             if text != current:
                 path.write_text(text, encoding="utf-8")
@@ -77,6 +85,15 @@ def run(args: argparse.Namespace) -> int:
                   f"{args.scope} --write-doc`")
             code = max(code, 1)
     return code
+
+
+def _document(args: argparse.Namespace) -> tuple[Path, str] | str:
+    """The exploration document and its text ("" when it does not exist yet), or why it cannot be read."""
+    path: Path = args.doc or exploration_doc.doc_path()
+    try:
+        return path, path.read_text(encoding="utf-8") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError) as err:
+        return f"cannot read the exploration document {path} ({getattr(err, 'strerror', None) or err})"
 
 
 def _counterexample(result: Exploration, out: Path | None, answers: str) -> None:

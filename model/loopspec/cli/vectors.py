@@ -57,6 +57,10 @@ def _generate(args: argparse.Namespace) -> int:
     except SuiteError as err:
         print(f"loopspec vectors generate: {err}", file=sys.stderr)
         return 1
+    except OSError as err:
+        print(f"loopspec vectors generate: cannot write the suite into {out} ({err.strerror or err})",
+              file=sys.stderr)
+        return 2
     print(f"{out}: {json.dumps(manifest['counts'])}")
     uncovered = manifest["uncoveredRules"]
     if uncovered:
