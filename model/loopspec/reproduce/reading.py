@@ -38,6 +38,13 @@ class Unusable(Exception):
         self.path, self.line, self.message = path, line, message
 
 
+def unreadable(err: OSError | UnicodeDecodeError) -> str:
+    """Why a file could not be read, in words (not Python's repr): "cannot read (Is a directory)"."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {err.start} of the file)"
+    return f"cannot read ({err.strerror or err})"
+
+
 def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
     out: dict[str, object] = {}
     for key, value in pairs:
@@ -239,7 +246,7 @@ def _lines(path: Path) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise Unusable(path, None, f"cannot read ({err})") from None
+        raise Unusable(path, None, unreadable(err)) from None
     return text.splitlines()
 
 
@@ -287,9 +294,9 @@ def read_log(path: Path) -> tuple[SessionEvent, ...]:
     except InvalidEvent as err:
         raise Unusable(path, None if err.seq is None else err.seq + 1, f"not a session log: {err}") from None
     except UnicodeDecodeError as err:
-        raise Unusable(path, None, f"not a session log: not UTF-8 text ({err})") from None
+        raise Unusable(path, None, f"not a session log: {unreadable(err)}") from None
     except OSError as err:
-        raise Unusable(path, None, f"cannot read ({err})") from None
+        raise Unusable(path, None, unreadable(err)) from None
     for index, event in enumerate(events):
         if event.seq != index:  # LOG-2: the markers name events by seq, so seq must be the index
             raise Unusable(path, index + 1, f"seq {event.seq} on line {index + 1}: seq must be the line's index")
