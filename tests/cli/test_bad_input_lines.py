@@ -171,7 +171,7 @@ NOISE = bytes(range(256)) * 4
     (("render", LOG, "--live", LOG), "a session log, not a live recording"),
     (("vectors", "generate", "--out", "{noise}"), "cannot write the suite into"),
     (("reproduce", LOG, "--live", "{tmp}"), "cannot read (Is a directory)"),
-    (("reproduce", LOG, "--live", LIVE, "--final", "{noise}"), "not UTF-8 text (byte 0 of the file)"),
+    (("reproduce", LOG, "--live", LIVE, "--final", "{noise}"), "not UTF-8 text (byte 128 of the file)"),
     (("explore", "--scope", "dev", "--check-doc", "--doc", "{noise}"), "cannot read the exploration document"),
 ])
 def test_the_second_pass_finds_one_clear_line_and_exit_2(tmp_path: Path, argv: tuple[object, ...], said: str) -> None:
