@@ -5,8 +5,6 @@ Pure functions of a :class:`~loopspec.render.scan.Scan` and the window's bounds.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START
 from loopspec.render.scan import Entry, Scan
 from loopspec.render.timeline import Band, Bar, Outside
@@ -37,7 +35,7 @@ def bars(scan: Scan) -> tuple[Bar, ...]:
             left=fate.left_seq, turn=fate.turn,
             step=entry[2] if entry is not None else None,
             entered_seq=entry[0] if entry is not None else None,
-            rank=ranks.get((mid, fate.inserted_seq), Fraction(0)),
+            rank=ranks.get((mid, fate.inserted_seq), 0.0),
         ))
     return tuple(out)
 

@@ -11,7 +11,6 @@ of each insertion and where each id was entered.  :func:`scan` returns a :class:
 from __future__ import annotations
 
 import gc
-from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO
 
@@ -51,7 +50,7 @@ class Scan:
     targets: tuple[tuple[int, str], ...]
     entries: tuple[tuple[str, tuple[Entry, ...]], ...]
     stop: Stop | None
-    ranks: tuple[tuple[tuple[str, int], Fraction], ...] = ()
+    ranks: tuple[tuple[tuple[str, int], float], ...] = ()
     """Each insertion's (id, seq) place in its list (:class:`~loopspec.render.fates.FateFold`)."""
 
 

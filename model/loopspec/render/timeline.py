@@ -10,7 +10,6 @@ lies outside it is summarized (:class:`Outside`).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Literal
 
 import attrs
@@ -95,7 +94,7 @@ class Bar:
     turn: int | None = None
     step: int | None = None
     entered_seq: int | None = None
-    rank: Fraction = Fraction(0)
+    rank: float = 0.0
     """Its place in its list: of two bars alive at once, the lower rank is the earlier in the list."""
 
     @property
