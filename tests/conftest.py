@@ -10,6 +10,8 @@ Profiles (chosen by ``HYPOTHESIS_PROFILE``):
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -36,3 +38,11 @@ REPO = Path(__file__).resolve().parent.parent
 # Session logs, live recordings and final states recorded from the real implementation
 # (examples/recordings/README.md says how); the tests read them from inside the repository only.
 REAL_TRACES = REPO / "examples" / "recordings"
+
+
+def run_loopspec(*argv: object, cwd: Path | None = None, timeout: float = 300,
+                 columns: int = 100) -> subprocess.CompletedProcess[str]:
+    """``loopspec ARGV...`` as a user runs it: a process of its own, its words and exit code captured."""
+    env = {**os.environ, "COLUMNS": str(columns), "LOOPSPEC_TRACEBACK": ""}
+    return subprocess.run([sys.executable, "-m", "loopspec", *map(str, argv)], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, env=env, check=False)

@@ -23,7 +23,7 @@ from loopspec.check.synthetic import generate
 from loopspec.cli import main
 
 EXAMPLES = REPO / "examples" / "logs"
-INVALID = sorted((EXAMPLES / "invalid").glob("*.jsonl"))
+INVALID = sorted((EXAMPLES / "invalid").glob("*.events.jsonl"))  # the session logs (a live recording is no log)
 
 
 def test_real_traces_directory_exits_0(capsys: pytest.CaptureFixture[str]) -> None:

@@ -106,6 +106,8 @@ CASES: list[tuple[str, bytes, str | None]] = [
     ("torn tail mid-character", GOOD + GOOD[:101], "LOG-5"),
     ("garbage last line without newline", GOOD + b"}{", "LOG-1"),
     ("valid last line without newline", GOOD + SECOND[:-1], None),
+    # The one policy for files without events: blank lines break LOG-1 as in any log (an empty file is valid).
+    ("only blank lines", b"\n\n\n", "LOG-1"),
 ]
 
 
@@ -116,7 +118,6 @@ NOT_LOGS: list[tuple[str, bytes]] = [
     ("binary garbage", bytes(range(256)) * 3),
     ("binary garbage ending in a newline", bytes(range(1, 256)) + b"\n"),
     ("deep nesting", b"[" * 100_000 + b"]" * 100_000 + b"\n"),
-    ("blank lines", b"\n\n\n"),
     ("CSV", b"seq,type\n0,turn/start\n"),
     ("JSON lines of numbers", b"1\n2\n3\n"),
 ]

@@ -49,9 +49,9 @@ def test_a_difference_exits_1_naming_file_line_seq_and_rule(capsys: pytest.Captu
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"wrong_cancel_cause: DIFFERENT at {SYNTHETIC}/differs/wrong_cancel_cause.events.jsonl:12 "
                       "seq 11: the turn/end event [END-1]")
-    assert out[1].startswith("    expected: ")
+    assert out[1].startswith("    recording: ")
     assert '"reason": {"kind": "user"}' in out[1]
-    assert out[2].startswith("    got:      ")
+    assert out[2].startswith("    model:     ")
     assert '"reason": {"kind": "disposed"}' in out[2]
 
 
@@ -96,7 +96,8 @@ def test_a_lone_surrogate_in_a_recording_is_printed_escaped(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(("argv", "says"), [
-    ([str(RECORDINGS / "single_followup.events.jsonl")], "needs --live"),
+    # No NAME.live.jsonl beside it: the recording's other half must be named.
+    ([str(REPO / "examples" / "logs" / "valid" / "S01-single-followup.events.jsonl")], "needs its live recording"),
     ([str(RECORDINGS / "single_followup.events.jsonl"), str(RECORDINGS), "--live", "x"], "goes alone"),
     ([str(RECORDINGS), "--live", str(RECORDINGS / "single_followup.live.jsonl")], "go with a LOG file"),
     ([str(RECORDINGS / "nowhere")], "no such file or folder"),

@@ -80,7 +80,10 @@ def test_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert "exhausted: all executions of up to 3 commands over 1 message id(s), the families sends" in out
     assert "distinct states:" in out
     assert main(["explore", "--commands", "sends,bogus"]) == 2
-    assert main(["explore", "--ids", "9"]) == 2
+    with pytest.raises(SystemExit) as usage:  # argparse's usage error, naming the range
+        main(["explore", "--ids", "9"])
+    assert usage.value.code == 2
+    assert "argument --ids: must be 1 to 6, got 9" in capsys.readouterr().err
     assert main(["explore", "--write-doc"]) == 2
     assert main(["explore", "--ids", "2", "--depth", "6", "--max-states", "50"]) == 1  # budget: not exhausted
     assert "NOT exhausted" in capsys.readouterr().out

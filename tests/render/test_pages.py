@@ -22,7 +22,7 @@ from loopspec.render.svg import SVG_NAMESPACE, render_svg
 from loopspec.render.window import WindowSpec
 from render.drawing import EXAMPLES, SVG, Drawing, live_of, recordings
 
-INVALID = sorted((EXAMPLES / "invalid").glob("*.jsonl"))
+INVALID = sorted((EXAMPLES / "invalid").glob("*.events.jsonl"))  # the session logs (a live recording is no log)
 OUTSIDE = re.compile(r"https?:|<script|<link|<iframe|<img|<object|<embed|url\(|@import|\bsrc=|xlink:href|"
                      r"@font-face", re.IGNORECASE)
 

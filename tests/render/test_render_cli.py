@@ -127,6 +127,6 @@ def test_check_html_with_all_lists_the_further_violations(capsys: pytest.Capture
     log = EXAMPLES / "invalid" / "TURN-2-turn-start-while-open.events.jsonl"
     assert main(["check", "--all", "--format", "html", str(log)]) == 1
     page = capsys.readouterr().out
-    assert "INVALID: [TURN-2] at line 5 and 1 more violation(s)" in page
+    assert "INVALID: [TURN-2] at line 5 of TURN-2-turn-start-while-open.events.jsonl and 1 more violation(s)" in page
     assert "<h2>Further violations</h2>" in page
     assert "[TURN-5]" in page

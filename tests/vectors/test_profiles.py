@@ -134,7 +134,8 @@ def test_the_cli_verdict_for_a_partial_adapter(suite: Path, capsys: pytest.Captu
     out = capsys.readouterr().out
     assert "conforms to profile inbox" in out
     assert "NOT RUN" in out
-    assert "outside profile inbox" in out
+    assert "which profile inbox does not have" in out
+    assert "case(s) of other profiles only, not run)" in out
 
 
 class InboxMutant(ModelHandler):

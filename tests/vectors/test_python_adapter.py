@@ -56,7 +56,7 @@ def test_python_adapter_passes_every_vector_of_its_profile(
     out = capsys.readouterr().out
     failures = [line for line in out.splitlines() if line.startswith("FAIL")]
     assert code == 0, "\n".join(failures)
-    assert f"loopspec-python-example 0.1.0 conforms to profile {profile}" in out
+    assert f"loopspec-python-example 0.2.0 conforms to profile {profile}" in out
 
 
 @pytest.mark.rule("CLAIM-1", "CLAIM-4")
@@ -65,7 +65,7 @@ def test_drive_finds_no_disagreement_with_the_python_adapter(profile: str, capsy
     code = main(["drive", "--examples", "60", "--steps", "30", "--", *ADAPTER, "--profile", profile])
     captured = capsys.readouterr()
     assert code == 0, captured.err + captured.out
-    assert f"no disagreement in 60 of 60 examples against loopspec-python-example 0.1.0 (profile {profile})" \
+    assert f"no disagreement in 60 of 60 examples against loopspec-python-example 0.2.0 (profile {profile})" \
         in captured.err
 
 

@@ -89,4 +89,6 @@ def test_drive_cli(fake: Path, capsys: pytest.CaptureFixture[str]) -> None:
     case = json.loads(captured.out)
     VECTOR.validate(case)
     assert case["kind"] == "regression"
-    assert main(["drive", "--examples", "5", "--", *fake_argv(fake, "old-protocol")]) == 1
+    # An adapter that cannot be started (another protocol) is unusable input: nothing was tested.
+    assert main(["drive", "--examples", "5", "--", *fake_argv(fake, "old-protocol")]) == 2
+    assert "loopspec drive: cannot start the adapter: " in capsys.readouterr().err

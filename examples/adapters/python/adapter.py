@@ -21,7 +21,7 @@ from wire import BadRequest, command, ops_of
 from inbox import NEXT_STEP, Inbox, Refused, Session
 
 PROTOCOL = "loopspec-adapter/2"
-IMPLEMENTATION = "loopspec-python-example 0.1.0"
+IMPLEMENTATION = "loopspec-python-example 0.2.0"
 EDITS = {"append", "prepend", "splice", "replace", "remove", "clear"}
 PROFILES = {
     "inbox": EDITS | {"claim"},

@@ -86,10 +86,14 @@ def _entry(raw: object, base: Path, index: int) -> Expectation:
 
 
 def load_manifest(path: Path) -> tuple[Expectation, ...]:
+    if path.is_dir():
+        raise ManifestError(f"{path} is a folder; --manifest takes the manifest file (e.g. {path}/manifest.json)")
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ManifestError(f"{path}: cannot read the manifest ({err})") from None
+    except OSError as err:
+        raise ManifestError(f"{path}: cannot read the manifest ({err.strerror or err})") from None
+    except ValueError as err:
+        raise ManifestError(f"{path}: not a manifest: not JSON ({err})") from None
     entries = raw.get("logs") if isinstance(raw, dict) else None
     if not isinstance(entries, list):
         raise ManifestError(f"{path}: a manifest is an object with a 'logs' list")

@@ -62,7 +62,8 @@ def close_step(st: CheckState) -> None:
     elif st.skipping:
         if st.unanswered:
             st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {st.unanswered} unanswered after "
-                       "a call its abort skipped", CANCEL_5_WHY)
+                       "a skipped call (a tool/result with code TOOL_ABORTED_BEFORE_DISPATCH shows the step was "
+                       "aborted)", CANCEL_5_WHY)
         st.after = SKIPPED
     elif pending:
         st.after = UNANSWERED
@@ -92,7 +93,8 @@ def _ended_early(st: CheckState, what: str) -> None:
                    "error is the next record, written in the same finally chain (or crash repair's interrupted, "
                    "when a crash fell in between).")
     elif st.after == SKIPPED:
-        st.violate("CANCEL-5", f"{what} after step {step}, whose abort skipped a call", CANCEL_5_WHY)
+        st.violate("CANCEL-5", f"{what} after step {step}, which was aborted (a tool/result with code "
+                   "TOOL_ABORTED_BEFORE_DISPATCH shows it) and ended", CANCEL_5_WHY)
     else:
         st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call",
                    _NO_ENTRY_WHY[entry_rule(st)])

@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 
 from loopspec.check.torn_tail import is_object_prefix
+from loopspec.log.json_fault import why_not_json
 from loopspec.log.stdin import STDIN
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
@@ -154,13 +155,23 @@ def _event_like(line: bytes) -> bool:
 
 
 def holds_an_event(path: LogPath) -> bool:
-    """Whether any line of the log looks like an event (stops at the first that does).
+    """Whether the file is judged as a session log: some line looks like an event (stops at the
+    first that does), or no line holds anything but white space.
 
-    An unreadable stream counts as holding one, so the verdict already reached stands.
+    The one policy for files without events (``loopspec check --help``, README): every file is a session log to
+    judge except one whose content, none of it a JSON object, is something else (random bytes,
+    another format).  So an empty file is a valid empty log and a file of blank lines breaks LOG-1
+    at its first line, as a blank line does in any log.  An unreadable stream counts as holding an
+    event, so the verdict already reached stands.
     """
     try:
         with open_log(path) as stream:
-            return any(_event_like(line) for line in stream)
+            blank = True
+            for line in stream:
+                if _event_like(line):
+                    return True
+                blank = blank and not line.strip()
+            return blank
     except (OSError, EOFError, zlib.error):
         return True
 
@@ -267,7 +278,7 @@ def parse_slowly(line: bytes) -> object:
     except ValueError as err:
         if last and is_object_prefix(text):
             raise LineProblem("LOG-5", "a torn tail: the last line has no newline and is cut off", torn=True) from None
-        raise LineProblem("LOG-1", f"not valid JSON: {err}") from None
+        raise LineProblem("LOG-1", f"not valid JSON: {why_not_json(err, text)}") from None
 
 
 def parse_line(line: bytes) -> object:

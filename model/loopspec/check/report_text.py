@@ -49,7 +49,9 @@ class Summary(NamedTuple):
 def _wrap(label: str, text: str, indent: str) -> list[str]:
     import textwrap  # only a report with a violation wraps text
 
-    return textwrap.wrap(text, width=110, initial_indent=f"{indent}{label}", subsequent_indent=indent + "  ")
+    # Lines break between words only ("next-step" stays whole).
+    return textwrap.wrap(text, width=110, initial_indent=f"{indent}{label}", subsequent_indent=indent + "  ",
+                         break_on_hyphens=False)
 
 
 def render_violation(v: Violation, indent: str = "  ", tool: ToolInfo | None = None) -> list[str]:
@@ -59,8 +61,8 @@ def render_violation(v: Violation, indent: str = "  ", tool: ToolInfo | None = N
     inner = indent + "    "
     out += _wrap("because: ", v.because, inner)
     rule = tool.rule(v.rule) if tool is not None else None
-    if rule is not None:
-        out.append(f"{inner}rule: {rule.section}")
+    if rule is not None and tool is not None:
+        out.append(f"{inner}rule: {tool.where_stated(rule)}")
     if v.state is not None:
         out += _wrap("state before: ", v.state.render(), inner)
     if v.context:

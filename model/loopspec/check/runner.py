@@ -14,6 +14,7 @@ import time
 import zlib
 from collections.abc import Callable
 
+from loopspec.check.input_kind import is_live_recording, live_stream_problem
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import (
     LineProblem,
@@ -38,6 +39,8 @@ UNREADABLE = (OSError, EOFError, zlib.error)
 UNPARSED = object()  # the fast parser refused the line: the slow path says why
 NOT_A_LOG = ("not a session log: no line of it is a JSON object, even forgiving a byte order mark, bad UTF-8 or "
              "NaN (a session log holds one event object per line)")
+LIVE_NOT_A_LOG = ("a live recording, not a session log: check it with --live next to its log "
+                  "(loopspec check NAME.events.jsonl --live NAME.live.jsonl)")
 
 
 DECODER_VARIABLE = "LOOPSPEC_CHECK_DECODER"
@@ -136,6 +139,23 @@ def _size(path: LogPath) -> int:
         return 0
 
 
+def _unopenable(path: LogPath) -> str:
+    """Why ``path`` cannot be opened for reading, or "" when it can."""
+    try:
+        with open(path, "rb"):
+            return ""
+    except OSError as err:
+        return err.strerror or str(err)
+
+
+def _live_problem(live: LogPath) -> str:
+    """Why ``live`` cannot be read as the log's live stream, naming it; "" when it can."""
+    if missing := _unopenable(live):
+        return f"cannot read the live stream {os.fspath(live)}: {missing}"
+    wrong = live_stream_problem(live)
+    return f"--live {os.fspath(live)}: {wrong}" if wrong else ""
+
+
 def _unusable(name: str, err: BaseException, started: float) -> LogResult:
     reason = getattr(err, "strerror", None) or str(err) or type(err).__name__
     return LogResult(name, "unusable", 0, 0, problem=f"cannot read: {reason}", seconds=time.perf_counter() - started)
@@ -146,6 +166,8 @@ def check_file(path: LogPath, options: CheckOptions | None = None, live: LogPath
     options = options or CheckOptions()
     started = time.perf_counter()
     name = os.fspath(path)
+    if live is not None and (wrong := _live_problem(live)):
+        return LogResult(name, "unusable", 0, 0, problem=wrong, seconds=time.perf_counter() - started)
     checker = LogChecker(name, options)
     extra: tuple[Violation, ...] = ()
     collecting = gc.isenabled()
@@ -173,6 +195,8 @@ def check_file(path: LogPath, options: CheckOptions | None = None, live: LogPath
     violations = checker.found() + extra
     if checker.violations and not holds_an_event(path):
         return LogResult(name, "unusable", 0, lines, problem=NOT_A_LOG, seconds=time.perf_counter() - started)
+    if checker.violations and live is None and is_live_recording(path):
+        return LogResult(name, "unusable", 0, lines, problem=LIVE_NOT_A_LOG, seconds=time.perf_counter() - started)
     events = lines - (1 if checker.torn_tail else 0)
     return LogResult(
         file=name,

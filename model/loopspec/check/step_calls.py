@@ -72,7 +72,8 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
             st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} and error.name {name!r}, owed "
                        f"{TOOL_ERROR_NAMES[SKIPPED_CODE]}", CANCEL_5_WHY)
     elif st.skipping and not synthetic:
-        st.violate("CANCEL-5", f"tool/result for {ids} after a call the step's abort skipped", CANCEL_5_WHY)
+        st.violate("CANCEL-5", f"tool/result for {ids} after a skipped call (the tool/result with code {SKIPPED_CODE} "
+                   "before it shows the step was aborted)", CANCEL_5_WHY)
 
 
 def _skipped_pair(st: CheckState, ids: list[str], seq: int) -> None:
@@ -87,7 +88,9 @@ def _skipped_pair(st: CheckState, ids: list[str], seq: int) -> None:
 def after_skipping(st: CheckState, what: str) -> None:
     """``what`` (a model-side event or an inbox record) inside a step whose abort already skipped a call."""
     if st.skipping and st.step is not None:
-        st.violate("CANCEL-5", f"{what} after a call step {st.turn}.{st.step}'s abort skipped", CANCEL_5_WHY)
+        # Named by what the log shows: the abort itself is no event, the skipped call's result is.
+        st.violate("CANCEL-5", f"{what} after step {st.turn}.{st.step}'s skipped call (its tool/result with code "
+                   f"{SKIPPED_CODE} shows the step was aborted)", CANCEL_5_WHY)
         st.skipping = False  # re-synchronise (--all)
 
 

@@ -71,17 +71,28 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         out = []
         for line in text.splitlines():
             hang = indent + " " * (len(line) - len(line.lstrip()) + (3 if line.startswith(" ") else 0))
-            out.append(textwrap.fill(line, width, initial_indent=indent, subsequent_indent=hang))
+            out.append(textwrap.fill(line, width, initial_indent=indent, subsequent_indent=hang,
+                                     break_long_words=False, break_on_hyphens=False))
         return "\n".join(out)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap  # only printed help needs it
+
+        # Lines break between words only: never inside a word, a hyphenated name or a list of values.
+        return textwrap.wrap(" ".join(text.split()), width, break_long_words=False, break_on_hyphens=False)
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        if "%(default)" in text or action.default is argparse.SUPPRESS:
+        # An option whose help states its default already ("(default: the profile the adapter
+        # declares)") says it once: argparse's would repeat or contradict it.
+        if "%(default)" in text or "(default" in text or action.default is argparse.SUPPRESS:
             return text
         if not action.option_strings and action.nargs not in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
             return text
         # Flags and unset options read better as off / none than as Python's False / None.
-        if action.default is None:
+        if action.required:
+            return text
+        if action.default is None or action.default == []:
             shown = "none"
         elif action.default is False:
             shown = "off"
@@ -151,6 +162,16 @@ def _named_command(argv: Sequence[str]) -> str | None:
     return argv[0] if argv and argv[0] in COMMAND_MODULES else None
 
 
+def _chosen(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The innermost subcommand's parser that ``args`` chose (``loopspec vectors run``: run's)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if chosen is not None:
+                return _chosen(chosen, args)
+    return parser
+
+
 def _inputs(args: argparse.Namespace) -> str:
     """What the command was working on, for the one-line internal error."""
     parts: list[str] = []
@@ -182,7 +203,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     try:
         # --version and --help print while the arguments are parsed: a closed pipe can meet them too.
-        args = build_parser(_named_command(words)).parse_args(words)
+        parser = build_parser(_named_command(words))
+        args, unknown = parser.parse_known_args(words)
+        if unknown:  # said by the subcommand that was given them, with its usage (argparse: the top level's)
+            _chosen(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     except BrokenPipeError:
         return _reader_gone()
     try:

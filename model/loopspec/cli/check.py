@@ -23,6 +23,7 @@ from loopspec.check.reader import discover, path_text
 from loopspec.check.report_text import FORMAT_NAMES, Summary, render_text
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
+from loopspec.cli.option_types import positive_int
 from loopspec.log.stdin import STDIN, spool
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
@@ -129,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
         print("loopspec check: give log files or directories (or --manifest FILE)", file=sys.stderr)
         return 2
     if args.exhaustive:
-        return _run_exhaustive(args)
+        from loopspec.cli.check_exhaustive import run_exhaustive  # the search's imports only when asked
+
+        return run_exhaustive(args)
     reads_stdin = [p for p in [*args.paths, args.live] if str(p) == STDIN]
     if len(reads_stdin) > 1:
         print("loopspec check: standard input (-) can be read once only", file=sys.stderr)
@@ -172,49 +175,17 @@ def run(args: argparse.Namespace) -> int:
     return 1 if any(r.status == "invalid" for r in results) else 0
 
 
-def _run_exhaustive(args: argparse.Namespace) -> int:
-    """``--exhaustive``: the search judge (a run of the model that writes the log), one verdict per log."""
-    from loopspec.explore.judge import MAX_EVENTS, judge_file
-
-    if args.live is not None:
-        print("loopspec check: --exhaustive judges durable logs only, not --live", file=sys.stderr)
-        return 2
-    files, problems = discover(args.paths)
-    for problem in problems:
-        print(f"loopspec check: {problem}", file=sys.stderr)
-    verdicts = []
-    for path in files:
-        try:
-            verdict = judge_file(path, allow_torn_tail=args.allow_torn_tail)
-        except OSError as err:
-            print(f"{path}: UNUSABLE (cannot read: {err.strerror or err})")
-            verdicts.append("unusable")
-            continue
-        verdicts.append(verdict.status)
-        print(f"{path}: {verdict.status.upper()} ({verdict.reason}; {verdict.states} states searched)")
-        if verdict.status == "valid" and not args.quiet:
-            print(f"  shortest run: {len(verdict.run)} command(s)")
-    print(f"judged {len(files)} log(s) by search (logs of at most {MAX_EVENTS} events)")
-    if problems or any(v in ("unsupported", "unknown", "unusable") for v in verdicts):
-        return 2
-    return 1 if "invalid" in verdicts else 0
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "check",
         help="check session logs against the spec's rules",
         description="Check JSONL session logs (plain or .gz; - reads standard input; directories are searched "
         "for *.jsonl and *.jsonl.gz, except *.live.jsonl) and report each violation with its rule ID, where it "
-        "happened and the section of the spec that states the rule. An empty file is a valid empty log; a "
-        "file in which no line is a JSON object is not a session log (exit 2). Exit 0: all valid; 1: a rule "
+        "happened and the section of the spec that states the rule. Every file given is judged as a session log, "
+        "except a file with content none of which is a JSON object (random bytes, another format): that is not "
+        "a session log (exit 2). So an empty file is a valid empty log, and a file of blank lines breaks LOG-1 at "
+        "line 1 as a blank line does in any log. A live recording (NAME.live.jsonl) is checked with --live "
+        "next to its log. Exit 0: all valid; 1: a rule "
         "is violated; 2: unusable input or usage (missing or unreadable path, symlink loop, folder without "
         "logs, not a session log, corrupt compression); 3: internal error.",
     )
@@ -223,7 +194,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--live", type=path_text, metavar="FILE",
                         help="also check this live.jsonl stream against the (single) log")
     parser.add_argument("--all", action="store_true", help="report every violation, not only the first")
-    parser.add_argument("--max-violations", type=_positive, metavar="N",
+    parser.add_argument("--max-violations", type=positive_int, metavar="N",
                         help="report at most N per log (implies --all; without it --all stops at 100)")
     parser.add_argument("--allow-torn-tail", action="store_true",
                         help="accept a cut-off last line without newline (a crash mid-append), minus that line")
@@ -233,7 +204,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "violation: one log's page is printed, several need --out DIR")
     parser.add_argument("--out", type=path_text, metavar="DIR",
                         help="with --format html: write DIR/NNN-NAME.html per log and DIR/index.html")
-    parser.add_argument("--jobs", "-j", type=_positive, default=1, metavar="N", help="check logs in N processes")
+    parser.add_argument("--jobs", "-j", type=positive_int, default=1, metavar="N", help="check logs in N processes")
     parser.add_argument("--quiet", "-q", action="store_true", help="only report invalid logs and the summary")
     parser.add_argument("--manifest", type=path_text, metavar="FILE",
                         help="check the example logs a manifest lists against their expected verdicts "

@@ -5,9 +5,9 @@ implementation's answers (exhaustive conformance, :mod:`loopspec.explore.conform
 
 Exit codes: 0 the scope was exhausted and every invariant holds (or the document is up to date;
 with an adapter: and it answered every explored command as the model does); 1 an invariant broke
-or the adapter disagreed or failed (the shortest counterexample is printed and written as a vector
-case), the budget ran out before the scope was exhausted, or the document is out of date; 2 bad
-usage.
+or the adapter disagreed or failed (the shortest counterexample is printed, and written as a vector
+case with ``--counterexample FILE``), the budget ran out before the scope was exhausted, or the
+document is out of date; 2 bad usage or an adapter that cannot be started.
 """
 
 from __future__ import annotations
@@ -18,22 +18,28 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from loopspec.cli.option_types import seconds, whole_number
 from loopspec.explore import exploration_doc, report
 from loopspec.explore.run import explore
-from loopspec.statespace.scope import KINDS, SCOPES, Scope
+from loopspec.statespace.scope import KINDS, MAX_IDS, SCOPES, Scope
 
 if TYPE_CHECKING:
+    from loopspec.explore.result import Exploration
     from loopspec.vectors.drive_check import Checker
 
 
 def _scope(args: argparse.Namespace) -> Scope:
     if args.scope is not None:
         return SCOPES[args.scope]
-    kinds = tuple(k.strip() for k in args.commands.split(",")) if args.commands else KINDS
+    kinds = tuple(k.strip() for k in args.commands.split(",")) if args.commands is not None else KINDS
     return Scope(args.ids, args.depth, kinds)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.counterexample is not None and args.counterexample.is_dir():
+        print(f"loopspec explore: --counterexample {args.counterexample} is a folder; give the file to write",
+              file=sys.stderr)
+        return 2
     if (args.write_doc or args.check_doc) and args.scope is None:
         print("loopspec explore: --write-doc and --check-doc need --scope NAME", file=sys.stderr)
         return 2
@@ -50,20 +56,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if argv:
         return _against(scope, argv, args)
+    document = _document(args) if args.write_doc or args.check_doc else None
+    if isinstance(document, str):  # read before exploring, which can take long
+        print(f"loopspec explore: {document}", file=sys.stderr)
+        return 2
     result = explore(scope, workers=workers, max_states=args.max_states, seconds=args.seconds)
     print(report.summary(result))
     code = 0 if result.complete and result.counterexample is None else 1
     if result.counterexample is not None:
-        out = args.counterexample or Path("explore-counterexample.json")
-        report.write_counterexample(result, out)
-        print(f"counterexample written as a vector case: {out}")
+        _counterexample(result, args.counterexample, "")
     if args.witnesses is not None:
-        count = report.write_witnesses(result.pairs, args.witnesses)
+        try:
+            count = report.write_witnesses(result.pairs, args.witnesses)
+        except OSError as err:
+            print(f"loopspec explore: cannot write the witnesses under {args.witnesses} ({err.strerror or err})",
+                  file=sys.stderr)
+            return 2
         print(f"{count} row-pair witnesses written under {args.witnesses}")
-    if args.write_doc or args.check_doc:
-        path = args.doc or exploration_doc.doc_path()
+    if document is not None:
+        path, current = document
         text = exploration_doc.updated(path, args.scope, result)
-        current = path.read_text(encoding="utf-8") if path.is_file() else ""
         if args.write_doc:
             if text != current:
                 path.write_text(text, encoding="utf-8")
@@ -75,18 +87,41 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def _document(args: argparse.Namespace) -> tuple[Path, str] | str:
+    """The exploration document and its text ("" when it does not exist yet), or why it cannot be read."""
+    path: Path = args.doc or exploration_doc.doc_path()
+    try:
+        return path, path.read_text(encoding="utf-8") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError) as err:
+        return f"cannot read the exploration document {path} ({getattr(err, 'strerror', None) or err})"
+
+
+def _counterexample(result: Exploration, out: Path | None, answers: str) -> None:
+    """Write the counterexample where --counterexample asks; nothing lands in the working folder unasked."""
+    if out is None:
+        print("write it as a vector case with --counterexample FILE")
+        return
+    try:
+        report.write_counterexample(result, out)
+    except OSError as err:
+        print(f"loopspec explore: cannot write the counterexample to {out} ({err.strerror or err})", file=sys.stderr)
+        return
+    print(f"counterexample written as a vector case{answers}: {out}")
+
+
 def _against(scope: Scope, argv: list[str], args: argparse.Namespace) -> int:
     """Explore ``scope`` comparing every transition with the adapter started by ``argv``."""
     from loopspec.vectors.adapter.client import AdapterError, AdapterFailure
     from loopspec.vectors.adapter.process import SubprocessAdapter
     from loopspec.vectors.drive_check import Checker
     from loopspec.vectors.profiles import PROFILES
+    from loopspec.vectors.runner import start_problem
 
     try:
         adapter = SubprocessAdapter(argv)
     except (AdapterFailure, AdapterError) as err:
-        print(f"cannot start the adapter:\n{err}", file=sys.stderr)
-        return 1
+        print(f"loopspec explore: {start_problem(err)}", file=sys.stderr)
+        return 2
     checker = Checker(adapter, PROFILES[adapter.profile], restart=lambda: SubprocessAdapter(argv))
     try:
         return _conformance(scope, checker, args, f"{adapter.implementation} (profile {adapter.profile})")
@@ -104,10 +139,8 @@ def _conformance(scope: Scope, checker: Checker, args: argparse.Namespace, name:
     if result.counterexample is None:
         print(f"compared with {name}: {checker.sent:,} commands sent, each answered as the model answers it")
     else:
-        out = args.counterexample or Path("explore-counterexample.json")
         print(f"compared with {name}: {checker.sent:,} commands sent")
-        report.write_counterexample(result, out)
-        print(f"counterexample written as a vector case (the model's answers): {out}")
+        _counterexample(result, args.counterexample, " (the model's answers)")
         return 1
     return 0 if result.complete else 1
 
@@ -115,17 +148,23 @@ def _conformance(scope: Scope, checker: Checker, args: argparse.Namespace, name:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "explore", help="exhaust every execution of a bounded scope, checking every invariant at every state",
-        description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--ids", type=int, default=2, help="how many message ids the commands use (1-6)")
-    parser.add_argument("--depth", type=int, default=5, help="the longest command sequence")
+        description="Every execution of a bounded scope, every invariant at every state. Exit 0: the scope was "
+        "exhausted and every invariant holds (with an adapter: it answered every explored command as the model "
+        "does); 1: an invariant broke, the adapter disagreed or failed (the shortest counterexample is printed), "
+        "the budget ran out, or the document is out of date; 2: usage, or an adapter that cannot be started.")
+    parser.add_argument("--ids", type=whole_number(1, MAX_IDS), default=2,
+                        help=f"how many message ids the commands use (1 to {MAX_IDS})")
+    parser.add_argument("--depth", type=whole_number(0), default=5, help="the longest command sequence (0 or more)")
     parser.add_argument("--commands", metavar="KINDS",
-                        help=f"comma-separated command families (default all: {','.join(KINDS)})")
+                        help=f"comma-separated command families (default: all of {', '.join(KINDS)})")
     parser.add_argument("--scope", choices=sorted(SCOPES), help="a named scope instead of --ids/--depth/--commands")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per core)")
-    parser.add_argument("--max-states", type=int, help="stop after this many distinct states (not exhausted)")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds (not exhausted)")
+    parser.add_argument("--jobs", type=whole_number(0), default=1, help="worker processes (0: one per core)")
+    parser.add_argument("--max-states", type=whole_number(1),
+                        help="stop after this many distinct states (not exhausted)")
+    parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (not exhausted)")
     parser.add_argument("--counterexample", type=Path, metavar="FILE",
-                        help="where to write a counterexample's vector case (default explore-counterexample.json)")
+                        help="write a counterexample (if one is found) as a vector case to FILE; without it the "
+                        "counterexample is only printed")
     parser.add_argument("--witnesses", type=Path, metavar="DIR",
                         help="write a shortest witness per row pair as a vector case under DIR")
     doc = parser.add_mutually_exclusive_group()

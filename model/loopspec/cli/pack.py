@@ -11,6 +11,7 @@ import json
 import sys
 from pathlib import Path
 
+from loopspec.cli.option_types import any_whole_number, whole_number
 from loopspec.vectors.pack import archive_name, pack
 from loopspec.vectors.suite import SuiteError
 
@@ -38,6 +39,6 @@ def register(vectors: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         "version and sha256. Exit 0: written; 1: the suite cannot be generated; 2: the folder is not writable.",
     )
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="folder to write the archive into")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the generated walks")
-    parser.add_argument("--count", type=int, default=20, help="number of extra random-walk cases")
+    parser.add_argument("--seed", type=any_whole_number, default=0, help="seed of the generated walks")
+    parser.add_argument("--count", type=whole_number(0), default=20, help="number of extra random-walk cases")
     parser.set_defaults(func=run)

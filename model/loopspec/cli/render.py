@@ -1,7 +1,8 @@
 """``loopspec render``: draw a session log (and its live recording) as a self-contained HTML page.
 
 Exit codes: 0 drawn (also for a log the model refuses somewhere: the page says where); 2 unusable
-input (missing or unreadable file) or bad usage.
+input (missing or unreadable file, a file that is not a session log, a live recording of another
+session) or bad usage.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import sys
 import zlib
 from pathlib import Path
 
+from loopspec.cli.option_types import whole_number
 from loopspec.render.build import build
+from loopspec.render.inputs import input_problem
 from loopspec.render.page import render_page
 from loopspec.render.svg import render_svg
 from loopspec.render.window import DEFAULT_TURNS, WindowSpec
@@ -31,19 +34,26 @@ def run(args: argparse.Namespace) -> int:
         print(f"loopspec render: {window}", file=sys.stderr)
         return 2
     for path in (args.log, args.live):
+        if path is not None and path.is_dir():
+            print(f"loopspec render: {path} is a folder; render draws one log file", file=sys.stderr)
+            return 2
         if path is not None and not path.is_file():
             print(f"loopspec render: {path}: no such file", file=sys.stderr)
             return 2
     try:
-        timeline = build(args.log, window, live=args.live)
+        problem = input_problem(args.log, args.live)
+        timeline = None if problem else build(args.log, window, live=args.live)
     except UNREADABLE as err:
         print(f"loopspec render: cannot read {args.log}: {getattr(err, 'strerror', None) or err}", file=sys.stderr)
+        return 2
+    if timeline is None:
+        print(f"loopspec render: {problem}", file=sys.stderr)
         return 2
     if timeline.stop is not None:
         print(f"loopspec render: note: the model refuses the event at {timeline.stop.where()} [{timeline.stop.rule}] "
               f"{timeline.stop.message}; drawn uninterpreted from there (run loopspec check)", file=sys.stderr)
-    text = (render_svg(timeline, window.describe()) if args.format == "svg"
-            else render_page(timeline, window.describe()))
+    text = (render_svg(timeline, window.describe(timeline)) if args.format == "svg"
+            else render_page(timeline, window.describe(timeline)))
     if args.out is None:
         sys.stdout.write(text)
         return 0
@@ -52,22 +62,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as err:
         print(f"loopspec render: cannot write {args.out}: {err.strerror or err}", file=sys.stderr)
         return 2
-    print(f"wrote {args.out} (seq {timeline.first}–{timeline.last} of {timeline.total:,} events)", file=sys.stderr)
+    print(f"wrote {args.out} ({timeline.span()})", file=sys.stderr)
     return 0
-
-
-def _seq(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError("must be a seq, 0 or more")
-    return value
-
-
-def _turns(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,15 +74,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "the next-turn and next-step lists as lanes with every message from insertion to fate, every splice and "
         "pre-step decision, and with --live the notifications where they were emitted. The page has no script "
         "and fetches nothing. By default the last few turns are drawn and what lies outside is summarized. "
-        "The page goes to stdout unless --out is given.",
+        "The page goes to stdout unless --out is given. Exit 0: drawn; 2: unusable input (a missing file, a file "
+        "that is not a session log, a live recording of another session) or usage.",
     )
     parser.add_argument("log", type=Path, metavar="LOG", help="the session log (*.events.jsonl)")
     parser.add_argument("--live", type=Path, metavar="LIVE", help="its live recording (*.live.jsonl)")
     parser.add_argument("--out", type=Path, metavar="PAGE", help="write the page here instead of stdout")
-    parser.add_argument("--from", dest="first", type=_seq, metavar="SEQ", help="draw from this seq on")
-    parser.add_argument("--to", dest="last", type=_seq, metavar="SEQ", help="draw up to this seq (inclusive)")
-    parser.add_argument("--turns", type=_turns, default=DEFAULT_TURNS, metavar="N",
-                        help=f"without --from/--to, draw the last N turns (default {DEFAULT_TURNS})")
+    parser.add_argument("--from", dest="first", type=whole_number(0), metavar="SEQ", help="draw from this seq on")
+    parser.add_argument("--to", dest="last", type=whole_number(0), metavar="SEQ",
+                        help="draw up to this seq (inclusive)")
+    parser.add_argument("--turns", type=whole_number(1), default=DEFAULT_TURNS, metavar="N",
+                        help="without --from/--to, draw the last N turns")
     parser.add_argument("--format", choices=("html", "svg"), default="html",
                         help="html: the page (default); svg: the picture alone")
     parser.set_defaults(func=run)

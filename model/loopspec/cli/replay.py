@@ -15,6 +15,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
+from loopspec.check.input_kind import is_live_recording
 from loopspec.check.reader import discover, holds_an_event
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.fold import replay
@@ -30,6 +31,10 @@ def _replay_one(path: Path, shown: str) -> int:
     except InvalidEvent as err:
         if not holds_an_event(path):
             print(f"loopspec replay: {shown}: not a session log (no line of it is a JSON object)", file=sys.stderr)
+            return 2
+        if is_live_recording(path):
+            print(f"loopspec replay: {shown}: a live recording, not a session log (replay its NAME.events.jsonl)",
+                  file=sys.stderr)
             return 2
         print(f"{shown}: INVALID {err}")
         return 1

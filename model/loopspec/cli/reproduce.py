@@ -1,9 +1,9 @@
 """``loopspec reproduce``: drive the model with the calls a recording holds and compare everything it emits.
 
 Exit codes: 0 every recording reproduced; 1 some recording differs (the first difference is
-reported: file, line, seq, expected and got, the rule where known); 2 unusable input (a file that
-is missing or not in the recording format, a record kind or call the engine cannot express) or bad
-usage.
+reported: file, line, seq, what the recording holds and what the model emitted, the rule where
+known); 2 unusable input (a file that is missing or not in the recording format, a record kind
+or call the engine cannot express) or bad usage.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from loopspec.reproduce.files import live_beside
 from loopspec.reproduce.report import FORMATS, render
 from loopspec.reproduce.run import Outcome, exit_code, reproduce_folder, reproduce_log
 
@@ -21,7 +22,8 @@ DESCRIPTION = (
     "observations and notes, in emission order) and optionally NAME.final.json (the end state); the format is "
     "documented in examples/recordings/README.md. The model is given the recorded calls and pre-step "
     "decisions, and its durable log, live stream (with the interleaving), inbox snapshots, refusals and final "
-    "state are compared with the recording. Exit 0: reproduced; 1: a difference (the first is reported); "
+    "state are compared with the recording. A difference shows both sides: recording (what the implementation "
+    "did) and model (what the spec's model emits there). Exit 0: reproduced; 1: a difference (the first is reported); "
     "2: unusable input or usage; 3: internal error."
 )
 
@@ -40,13 +42,18 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         return _usage(f"{missing[0]}: no such file or folder")
     files = [p for p in paths if not p.is_dir()]
-    if files and (len(paths) > 1 or args.live is None):
-        return _usage("a LOG file goes alone and needs --live NAME.live.jsonl (or give folders of recordings)")
+    live: Path | None = args.live
+    if files and len(paths) == 1 and live is None:
+        live = live_beside(files[0])
+    if files and (len(paths) > 1 or live is None):
+        return _usage("a LOG file goes alone and needs its live recording: --live NAME.live.jsonl, unless that file "
+                      "lies beside NAME.events.jsonl (or give folders of recordings)")
     if not files and (args.live is not None or args.final is not None):
         return _usage("--live and --final go with a LOG file, not a folder")
     outcomes: tuple[Outcome, ...]
     if files:
-        outcomes = (reproduce_log(files[0], args.live, args.final),)
+        assert live is not None
+        outcomes = (reproduce_log(files[0], live, args.final),)
     else:
         outcomes = tuple(outcome for folder in paths for outcome in reproduce_folder(folder))
     sys.stdout.write(render(args.format, outcomes))
@@ -58,9 +65,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "reproduce", help="drive the model with a recorded run and compare what it emits", description=DESCRIPTION
     )
     parser.add_argument("paths", type=Path, nargs="+", metavar="LOG_OR_DIR",
-                        help="NAME.events.jsonl (alone, with --live), or folders of NAME.events.jsonl + "
+                        help="NAME.events.jsonl (alone, with its NAME.live.jsonl beside it or --live), or folders "
+                             "of NAME.events.jsonl + "
                              "NAME.live.jsonl pairs (each optionally with NAME.final.json)")
-    parser.add_argument("--live", type=Path, metavar="RECORDING", help="the live recording NAME.live.jsonl of LOG")
+    parser.add_argument("--live", type=Path, metavar="RECORDING",
+                        help="the live recording of LOG; without it, NAME.live.jsonl next to LOG")
     parser.add_argument("--final", type=Path, metavar="FILE",
                         help="the final state of LOG; without it, NAME.final.json next to LOG if there is one")
     parser.add_argument("--format", choices=FORMATS, default="text", help="report format")

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 from loopspec.cli import pack as pack_command
+from loopspec.cli.option_types import any_whole_number, positive_int, whole_number
+from loopspec.cli.option_types import seconds as positive_float
 from loopspec.vectors.adapter.client import DEFAULT_TIMEOUT, AdapterError, AdapterFailure
 from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler, serve
@@ -20,30 +22,8 @@ from loopspec.vectors.case import case_text
 from loopspec.vectors.drive import ProfileMismatch, drive
 from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROFILES
 from loopspec.vectors.run_report import FORMATS
-from loopspec.vectors.runner import SuiteUnreadable, run_suite
+from loopspec.vectors.runner import AdapterUnavailable, SuiteUnreadable, run_suite, start_problem
 from loopspec.vectors.suite import SuiteError, generate
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: an integer of at least 1 (a usage error otherwise, never a traceback)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """An argparse type: a finite number of seconds greater than 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number of seconds greater than 0, got {text}")
-    return value
 
 
 def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
@@ -61,7 +41,8 @@ def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
     if argv and argv[0] == "--":
         argv = argv[1:]
     if not argv:
-        print("loopspec: give the adapter's command line after --, e.g. -- loopspec adapter", file=sys.stderr)
+        print(f"loopspec {args.command if args.command == 'drive' else 'vectors run'}: give the adapter's command "
+              "line after --, e.g. -- loopspec adapter", file=sys.stderr)
         return None
     return argv
 
@@ -76,6 +57,10 @@ def _generate(args: argparse.Namespace) -> int:
     except SuiteError as err:
         print(f"loopspec vectors generate: {err}", file=sys.stderr)
         return 1
+    except OSError as err:
+        print(f"loopspec vectors generate: cannot write the suite into {out} ({err.strerror or err})",
+              file=sys.stderr)
+        return 2
     print(f"{out}: {json.dumps(manifest['counts'])}")
     uncovered = manifest["uncoveredRules"]
     if uncovered:
@@ -104,6 +89,10 @@ def _run(args: argparse.Namespace) -> int:
     except SuiteUnreadable as err:
         print(f"loopspec vectors run: {err}", file=sys.stderr)
         return 2
+    except AdapterUnavailable as err:
+        head, *rest = str(err).splitlines()
+        print("\n".join([f"loopspec vectors run: {head}; nothing was tested", *rest]), file=sys.stderr)
+        return 2
     return 0 if report.ok else 1
 
 
@@ -121,8 +110,8 @@ def _drive(args: argparse.Namespace) -> int:
     try:
         adapter = SubprocessAdapter(argv, timeout=args.timeout)
     except (AdapterFailure, AdapterError) as err:
-        print(f"cannot start the adapter:\n{err}", file=sys.stderr)
-        return 1
+        print(f"loopspec drive: {start_problem(err)}", file=sys.stderr)
+        return 2
     progress = sys.stderr if sys.stderr.isatty() else None
     try:
         report = drive(adapter, examples=args.examples, steps=args.steps, seed=args.seed,
@@ -155,8 +144,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Exit 0: written; 1: a rule checkable from commands has no case, or a row is unreachable; 2: usage.")
     gen.add_argument("out_dir", type=Path, nargs="?", help="same as --out")
     gen.add_argument("--out", type=Path, help="suite directory (created; an old suite there is replaced)")
-    gen.add_argument("--seed", type=int, default=0, help="seed of the generated walks")
-    gen.add_argument("--count", type=int, default=20, help="number of extra random-walk cases")
+    gen.add_argument("--seed", type=any_whole_number, default=0, help="seed of the generated walks")
+    gen.add_argument("--count", type=whole_number(0), default=20, help="number of extra random-walk cases")
     gen.set_defaults(func=_generate)
     run_options = argparse.ArgumentParser(prog="loopspec vectors run", add_help=False)
     run_options.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
@@ -171,8 +160,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                          description="Run every case of a suite (or one case file) that the adapter's capability "
                          "profile can run against the adapter started with the command line after --; see "
                          "spec/adapter-protocol.md. Exit 0: the adapter conforms to its profile; 1: a case of its "
-                         "profile failed or was not run; 2: usage error, unreadable suite or empty selection.")
-    run.add_argument("suite", type=Path, help="suite directory (with manifest.json) or one case file")
+                         "profile failed or was not run; 2: usage error, unreadable suite, empty selection or an "
+                         "adapter that cannot be started.")
+    run.add_argument("suite", type=Path, help="suite directory (with manifest.json), a packed suite "
+                     "(loopspec-vectors-VERSION.tar.gz, read as it is) or one case file")
     run.add_argument("adapter", nargs=argparse.REMAINDER, help="-- then the adapter's command line")
     run.set_defaults(func=_run, options=run_options)
 
@@ -181,7 +172,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     adapter = subparsers.add_parser(
         "adapter", help="serve the model over the adapter protocol (stdin/stdout)",
         description="Serve the model itself over the adapter protocol (spec/adapter-protocol.md) on standard "
-        "input and output: the reference adapter, e.g. `loopspec vectors run SUITE -- loopspec adapter`.")
+        "input and output: the reference adapter, e.g. loopspec vectors run SUITE -- loopspec adapter.")
     adapter.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE,
                          help="capability profile to serve: " + "; ".join(
                              f"{p.name}: {p.summary}" for p in PROFILES.values()))
@@ -192,10 +183,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Hypothesis generates command sequences of the adapter's capability profile, sends each to "
         "the adapter started with the command line after -- and to the model, and shrinks the first disagreement "
         "to a minimal vector case (printed on stdout); the last line on stderr says how many examples ran and "
-        "how fast. Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage.")
+        "how fast. Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage, or an adapter that "
+        "cannot be started.")
     drv.add_argument("--examples", type=positive_int, default=200, help="command sequences to try")
     drv.add_argument("--steps", type=positive_int, default=30, help="commands per example")
-    drv.add_argument("--seed", type=int, default=0, help="seed of the search (same seed, same sequences)")
+    drv.add_argument("--seed", type=any_whole_number, default=0, help="seed of the search (same seed, same sequences)")
     drv.add_argument("--time-budget", type=positive_float, default=120.0,
                      help="seconds for the whole run (generation and shrinking)")
     drv.add_argument("--shrink-budget", type=positive_float, default=20.0, help="seconds for Hypothesis' shrinking")

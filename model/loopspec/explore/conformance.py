@@ -77,7 +77,10 @@ class ConformanceSpace:
             found = self.checker.check(steps)
             if found is not None:
                 message, needed = found
-                problem = Problem(CONFORMS, "", f"command {needed} of {len(steps)}: {message}")
+                # The checker names the command already (counted from 1, "command 3 (append): ...").
+                own = f"command {needed} "
+                text = " " + message.removeprefix(own) if message.startswith(own) else ": " + message
+                problem = Problem(CONFORMS, "", f"command {needed} of {len(steps)}{text}")
                 yield Edge(edge.command, edge.size, None, None, edge.fired, problem)
                 continue
             if edge.state is None:

@@ -117,6 +117,7 @@ class JudgeSpace:
             if passed is None:
                 return
             pos = passed
+            self.deepest = max(self.deepest, pos)  # a run writes this far (the step's model traffic too)
         if isinstance(agent, Crashed):
             commands: list[cmd.Command] = [cmd.Restart()]
             before = agent.agent
@@ -139,6 +140,9 @@ class JudgeSpace:
                 yield Edge(command, 1, end, self.key(end))
             if 0 < written < len(tr.events) and written < remaining:
                 # The process died between two appends of this command; a new one may load the log.
+                # A run writes the log this far, so the verdict's place is no earlier (the first
+                # event no run can write).
+                self.deepest = max(self.deepest, pos + written)
                 log = before.log.append_events(tr.events[:written])
                 crashed: JudgeState = (Crashed(Agent(log=log)), pos + written)
                 yield Edge(command, 1, crashed, self.key(crashed))

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from loopspec.data.errors import InvalidEvent
 from loopspec.log.events import SessionEvent, check_envelope
+from loopspec.log.json_fault import why_not_json
 
 # Re-exported (``X as X``): the command line's readers import them from here.
 from loopspec.log.stdin import GZIP_MAGIC as GZIP_MAGIC
@@ -52,7 +53,7 @@ def _decode(decode: Decode, line: str, line_no: int) -> object:
             return json.loads(line, parse_constant=_no_constants, object_pairs_hook=_unique_keys)
         return decode(line)
     except ValueError as err:
-        raise InvalidEvent("LOG-1", f"line {line_no}: not valid JSON ({err})") from None
+        raise InvalidEvent("LOG-1", f"line {line_no}: not valid JSON ({why_not_json(err, line)})") from None
     except RecursionError:
         raise InvalidEvent("LOG-1", f"line {line_no}: JSON nested too deeply to read") from None
 

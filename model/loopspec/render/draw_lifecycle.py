@@ -83,8 +83,12 @@ def _decision(f: Frame, decision: Decision) -> str:
     body = element("polygon", points=points, class_=f"dec-{decision.kind}")
     body += label(x + size + 3, y + 4, decision.label[:28], class_="dec-label")
     where = f"turn {decision.turn}, step {decision.step}" if decision.step else f"turn {decision.turn}"
-    tip = f"pre-step decision ({decision.source}) at {where}: {decision.label}\n{decision.detail}"
-    return mark(tip, body, class_=f"decision decision-{decision.kind}", data_seq=decision.seq,
+    unknown = ("" if decision.written or decision.kind != "enter" else
+               "\n? : the drawn events may not show every message entered (the step is still open where the "
+               "drawing ends, or an abort came before v0.1.5 wrote the entries)")
+    tip = f"pre-step decision ({decision.source}) at {where}: {decision.label}{unknown}\n{decision.detail}"
+    return mark(tip, body, class_=f"decision decision-{decision.kind}" + (" entries-unknown" if unknown else ""),
+                data_seq=decision.seq,
                 data_source=decision.source)
 
 

@@ -8,8 +8,8 @@ from types import MappingProxyType
 from loopspec.render.draw_lifecycle import fits
 from loopspec.render.frame import ROW, Frame
 from loopspec.render.layout import Column, x_before
-from loopspec.render.svg_text import element, label, mark
-from loopspec.render.timeline import Notice
+from loopspec.render.svg_text import clipped, element, label, mark
+from loopspec.render.timeline import Highlight, Notice, violation_tip
 
 SYMBOL: Mapping[str, tuple[str, str]] = MappingProxyType({
     "agent/inbox/inserted": ("+", "n-inserted"),
@@ -22,7 +22,7 @@ SYMBOL: Mapping[str, tuple[str, str]] = MappingProxyType({
 })
 
 
-def _notice(f: Frame, column: Column, notice: Notice) -> str:
+def _notice(f: Frame, column: Column, notice: Notice, found: Highlight | None) -> str:
     assert f.live is not None
     symbol, css = SYMBOL.get(notice.type, ("•", "n-other"))
     if notice.kind == "op":
@@ -35,8 +35,16 @@ def _notice(f: Frame, column: Column, notice: Notice) -> str:
     dead = " [from the process that ended; never reached the stored log]" if notice.dead else ""
     tip = f"{notice.label}{dead}\nat nextSeq {notice.next_seq}\n{notice.json}"
     classes = f"notice {css}" + (" dead" if notice.dead else "")
-    return mark(tip, body, class_=classes, data_next_seq=notice.next_seq, data_order=notice.order,
-                data_type=notice.type, data_x=column.x)
+    drawn = mark(tip, body, class_=classes, data_next_seq=notice.next_seq, data_order=notice.order,
+                 data_type=notice.type, data_x=column.x)
+    if found is None or found.live_line != notice.order + 1:
+        return drawn
+    # The live record a live-side violation names: ringed in red, with the rule beside it.
+    ring = element("circle", cx=column.x, cy=y + ROW / 2, r=11.0, class_="highlight")
+    ring += label(column.x + 14, y + ROW / 2 + 4, clipped(f"✖ {found.rule}: {found.message}", 90),
+                  class_="highlight-label")
+    return drawn + mark(violation_tip(found), ring, class_="violation", data_live_line=found.live_line,
+                        data_rule=found.rule)
 
 
 def _call(f: Frame, column: Column, notice: Notice) -> str:
@@ -54,7 +62,7 @@ def _call(f: Frame, column: Column, notice: Notice) -> str:
                 data_next_seq=notice.next_seq, data_end_seq=notice.end_seq)
 
 
-def notices(f: Frame) -> list[str]:
+def notices(f: Frame, found: Highlight | None = None) -> list[str]:
     out: list[str] = []
     if f.live is None:
         return out
@@ -65,7 +73,7 @@ def notices(f: Frame) -> list[str]:
         notice = column.notice
         if notice is None:
             continue
-        out.append(_notice(f, column, notice))
+        out.append(_notice(f, column, notice, found))
         if notice.kind == "op" and f.calls is not None:
             out.append(_call(f, column, notice))
     return out

@@ -23,6 +23,7 @@ def bars(scan: Scan) -> tuple[Bar, ...]:
     """Every insertion whose life meets the window, with its fate (WORK-2) and where it was entered."""
     targets = dict(scan.targets)
     entries = dict(scan.entries)
+    ranks = dict(scan.ranks)
     out: list[Bar] = []
     for fate in scan.fates:
         if fate.inserted_seq > scan.last or (fate.left_seq is not None and fate.left_seq < scan.first):
@@ -34,6 +35,7 @@ def bars(scan: Scan) -> tuple[Bar, ...]:
             left=fate.left_seq, turn=fate.turn,
             step=entry[2] if entry is not None else None,
             entered_seq=entry[0] if entry is not None else None,
+            rank=ranks.get((mid, fate.inserted_seq), 0.0),
         ))
     return tuple(out)
 

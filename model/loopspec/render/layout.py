@@ -93,18 +93,18 @@ def _columns(timeline: Timeline) -> list[Column]:
 
 
 def _pack(bars: tuple[Bar, ...], start: dict[int, float], end: dict[int, float]) -> tuple[list[int], dict[str, int]]:
-    """Each bar's row in its lane: the lowest row free from where it starts (interval packing)."""
+    """Each bar's row in its lane, rows in list order: of two bars drawn side by side, the one
+    earlier in the list is higher.  In rank order each bar takes the row below the lowest bar
+    drawn beside it that comes before it in the list (row 0 when none does)."""
     rows = [0] * len(bars)
-    free: dict[str, list[float]] = {}
-    for index in sorted(range(len(bars)), key=lambda i: (start[i], end[i])):
-        lane = free.setdefault(bars[index].target, [])
-        row = next((r for r, until in enumerate(lane) if until < start[index]), len(lane))
-        if row == len(lane):
-            lane.append(end[index])
-        else:
-            lane[row] = end[index]
-        rows[index] = row
-    return rows, {target: len(lane) for target, lane in free.items()}
+    placed: dict[str, list[int]] = {}
+    for index in sorted(range(len(bars)), key=lambda i: (bars[i].rank, start[i])):
+        lane = placed.setdefault(bars[index].target, [])
+        beside = [rows[j] for j in lane if start[j] <= end[index] and start[index] <= end[j]]
+        rows[index] = max(beside, default=-1) + 1
+        lane.append(index)
+    heights = {target: max((rows[j] for j in lane), default=0) + 1 for target, lane in placed.items()}
+    return rows, heights
 
 
 def layout(timeline: Timeline) -> Layout:

@@ -8,7 +8,7 @@ lists every message's journey, so nothing is only in the drawing.
 from __future__ import annotations
 
 from loopspec.render.svg import render_svg
-from loopspec.render.svg_text import text
+from loopspec.render.svg_text import rule_html, text
 from loopspec.render.timeline import Highlight, Timeline
 
 PAGE_CSS = """
@@ -30,10 +30,12 @@ tr.fate-pending td.fate { color: #666; }
 
 def _violation(found: Highlight) -> str:
     where = f"line {found.line}" + (f", seq {found.seq}" if found.seq is not None else "")
+    if found.file:
+        where = f"{found.file} {where}"
     setup = "".join(f"<li><code>{text(t)}</code></li>" for t in found.context_text)
     return (
         '<section class="violation-panel" id="violation">'
-        f'<p><span class="rule">[{text(found.rule)}]</span> {text(found.sentence)}</p>'
+        f'<p><span class="rule">[{text(found.rule)}]</span> {rule_html(found.sentence)}</p>'
         f"<p><b>{text(where)}:</b> {text(found.message)}</p>"
         f"<p><b>because:</b> {text(found.because)}</p>"
         f"<p><b>state before:</b> {text(found.state)}</p>"
@@ -58,9 +60,7 @@ def _journeys(timeline: Timeline) -> str:
 
 def render_page(timeline: Timeline, window: str = "", heading: str = "Session timeline", after: str = "") -> str:
     """The whole page for one timeline; ``after`` is HTML placed below the picture (already escaped)."""
-    meta = [f"{timeline.total:,} event(s) in the log; drawn: "
-            + ("nothing" if timeline.empty else f"seq {timeline.first}–{timeline.last}")
-            + (f" ({window})" if window else "")]
+    meta = [f"drawn: {timeline.span()}" + (f"; window: {window}" if window else "")]
     if timeline.before is not None:
         meta.append(f"before the window: {timeline.before.describe()}")
     if timeline.after is not None:

@@ -50,6 +50,8 @@ class Scan:
     targets: tuple[tuple[int, str], ...]
     entries: tuple[tuple[str, tuple[Entry, ...]], ...]
     stop: Stop | None
+    ranks: tuple[tuple[tuple[str, int], float], ...] = ()
+    """Each insertion's (id, seq) place in its list (:class:`~loopspec.render.fates.FateFold`)."""
 
 
 class _Pass:
@@ -149,4 +151,5 @@ def scan(path: Path, spec: WindowSpec, stop_before: int | None = None) -> Scan:
         total=state.total, first=first, offset=offset, last=last, fates=state.fates.result(),
         boundaries=tuple(state.boundaries), targets=tuple(state.targets.items()),
         entries=tuple((k, tuple(v)) for k, v in state.entries.items()), stop=state.stop,
+        ranks=state.fates.rank_list(),
     )

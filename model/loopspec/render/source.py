@@ -25,6 +25,7 @@ from loopspec.check.reader import fast_loads, open_log, strict_loads
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import MAX_DEPTH, Frozen, JsonObject, freeze
 from loopspec.log.events import SPLICED, SessionEvent, check_envelope
+from loopspec.log.json_fault import why_not_json
 from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
 FOLDED = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE})
@@ -100,7 +101,8 @@ def parse(line: bytes, index: int) -> object:
         try:  # the standard library under JSON's exact rules says why (no NaN, strict UTF-8)
             return strict_loads(line)
         except (ValueError, RecursionError) as err:
-            raise InvalidEvent("LOG-1", f"line {index + 1}: not valid JSON ({err})", index) from None
+            why = why_not_json(err, line)
+            raise InvalidEvent("LOG-1", f"line {index + 1}: not valid JSON ({why})", index) from None
 
 
 def _field(data: object, key: str) -> tuple[tuple[str, Frozen], ...]:

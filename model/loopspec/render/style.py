@@ -47,7 +47,7 @@ line.splice-insert, line.splice-claim, line.splice-cancel, line.splice-replace, 
 .n-inserted { fill: #4c78a8; } .n-discarded { fill: #c62828; } .n-claimed { fill: #2e7d32; }
 .n-status { fill: #757575; } .n-error { fill: #ef6c00; } .n-prestep { fill: #7b3fa0; } .n-note { fill: #444; }
 .n-call { fill: #00838f; } .n-other { fill: #999; }
-.notice.dead .notice-dot { fill-opacity: .35; stroke: #c62828; stroke-dasharray: 2 1; }
+.notice.dead .notice-dot, .legend-dead .notice-dot { fill-opacity: .35; stroke: #c62828; stroke-dasharray: 2 1; }
 .notice-grid { stroke: #e4e4e4; stroke-dasharray: 1 2; }
 .crash { stroke: #c62828; stroke-width: 2; stroke-dasharray: 6 3; }
 .call { fill: #e0f2f1; stroke: #00838f; } .call-label { font-size: 9.5px; fill: #004d52; }

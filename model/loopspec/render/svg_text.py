@@ -47,3 +47,24 @@ def label(x: float, y: float, content: str, **values: object) -> str:
 def mark(tooltip: str, body: str, **values: object) -> str:
     """A group with its tooltip first: hovering any part of ``body`` shows ``tooltip``."""
     return element("g", f"<title>{text(tooltip)}</title>{body}", **values)
+
+
+def clipped(content: str, limit: int) -> str:
+    """``content`` cut to at most ``limit`` characters at a word's end, with "…" when cut."""
+    if len(content) <= limit:
+        return content
+    head = content[: limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
+
+
+def plain_rule(sentence: str) -> str:
+    """A rule's sentence without the spec's Markdown (code spans, emphasis), for a tooltip."""
+    return sentence.replace("`", "").replace("**", "")
+
+
+def rule_html(sentence: str) -> str:
+    """A rule's sentence as HTML: the spec's `code spans` as <code>, the rest escaped."""
+    parts = sentence.replace("**", "").split("`")
+    return "".join(f"<code>{text(part)}</code>" if odd else text(part) for odd, part in
+                   ((i % 2 == 1 and i < len(parts) - 1, part) for i, part in enumerate(parts)))

@@ -94,6 +94,8 @@ class Bar:
     turn: int | None = None
     step: int | None = None
     entered_seq: int | None = None
+    rank: float = 0.0
+    """Its place in its list: of two bars alive at once, the lower rank is the earlier in the list."""
 
     @property
     def entered(self) -> bool:
@@ -225,6 +227,10 @@ class Highlight:
     state: str
     context: tuple[int, ...] = ()
     context_text: tuple[str, ...] = ()
+    file: str = ""
+    """The file ``line`` is in: the log, or the live recording for a live-side violation."""
+    live_line: int | None = None
+    """The offending record's line in the live recording (a live-side violation), else None."""
 
 
 @attrs.frozen
@@ -251,3 +257,17 @@ class Timeline:
     @property
     def empty(self) -> bool:
         return self.last < self.first
+
+    def span(self) -> str:
+        """What is drawn of the log, in words that hold for an empty log and an empty window too."""
+        if self.total == 0:
+            return "an empty log: no event to draw"
+        if self.empty:
+            return f"nothing: no event of the window is in the log (seq 0–{self.total - 1}, {self.total:,} event(s))"
+        return f"seq {self.first}–{self.last} of {self.total:,} event(s)"
+
+
+def violation_tip(found: Highlight) -> str:
+    """The tooltip of a drawn violation: the rule's sentence (without the spec's Markdown) and the report's facts."""
+    sentence = found.sentence.replace("`", "").replace("**", "")
+    return f"[{found.rule}] {sentence}\n{found.message}\nbecause: {found.because}\nstate before: {found.state}"

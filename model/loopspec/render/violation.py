@@ -11,6 +11,7 @@ and ``DIR/index.html`` lists them with their verdicts.
 
 from __future__ import annotations
 
+import json
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import TextIO
 from loopspec.check.verdict import LogResult, Violation
 from loopspec.render.build import build
 from loopspec.render.page import render_page
+from loopspec.render.source import open_source
 from loopspec.render.svg_text import text
 from loopspec.render.timeline import Highlight
 from loopspec.render.window import AROUND_TURNS, WindowSpec
@@ -57,6 +59,7 @@ def highlight(v: Violation, sentences: dict[str, str], in_log: bool) -> Highligh
         state=v.state.render() if v.state is not None else "(not known)",
         context=tuple(r.line - 1 for r in refs),
         context_text=tuple(r.render() for r in (v.context if v.context else ())),
+        file=Path(v.file).name, live_line=None if in_log else v.line,
     )
 
 
@@ -67,22 +70,40 @@ def page(result: LogResult, live: Path | None, sentences: dict[str, str]) -> str
     path = Path(result.file)
     if result.status == "valid":
         timeline = build(path, live=live)
-        return render_page(timeline, WindowSpec().describe(), heading=f"VALID ({result.events:,} events)")
+        return render_page(timeline, WindowSpec().describe(timeline), heading=f"VALID ({result.events:,} events)")
     first = result.violations[0]
     in_log = first.file == result.file  # a live-stream violation names the live file, not a log line
     mark = highlight(first, sentences, in_log)
     if in_log:
         window = WindowSpec(turns=AROUND_TURNS, around=_index_of(first))
         timeline = build(path, window, live=live, stop_before=_index_of(first), highlight=mark)
-    else:
-        window = WindowSpec()
+    else:  # drawn around the place in the log the live record stands at (its nextSeq)
+        at = first.seq if first.seq is not None else _live_position(live, first.line)
+        window = WindowSpec(turns=AROUND_TURNS, around=at) if at is not None else WindowSpec()
         timeline = build(path, window, live=live, highlight=mark)
-    heading = f"INVALID: [{first.rule}] at line {first.line}" + (
+    side = "" if in_log else " (the live recording)"
+    heading = f"INVALID: [{first.rule}] at line {first.line} of {Path(first.file).name}{side}" + (
         f" and {len(result.violations) - 1} more violation(s)" if len(result.violations) > 1 else "")
     more = "".join(f"<li><code>[{text(v.rule)}] {text(v.file)} line {v.line}: {text(v.message)}</code></li>"
                    for v in result.violations[1:])
-    return render_page(timeline, window.describe(), heading=heading,
+    return render_page(timeline, window.describe(timeline), heading=heading,
                        after=f"<h2>Further violations</h2><ul>{more}</ul>\n" if more else "")
+
+
+def _live_position(live: Path | None, line: int) -> int | None:
+    """The seq before which the live recording's record at ``line`` stands (its ``nextSeq``), if it says."""
+    if live is None:
+        return None
+    with open_source(live) as stream:
+        for number, raw in enumerate(stream, start=1):
+            if number == line:
+                try:
+                    record = json.loads(raw.decode("utf-8", errors="replace"))
+                except ValueError:
+                    return None
+                at = record.get("nextSeq") if isinstance(record, dict) else None
+                return max(0, at - 1) if type(at) is int else None
+    return None
 
 
 def _plain(title: str, message: str) -> str:

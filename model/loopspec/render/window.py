@@ -10,8 +10,17 @@ its turn and the turn itself, and "the last few turns" are the last segments.
 from __future__ import annotations
 
 from collections import deque
+from typing import Protocol
 
 import attrs
+
+
+class Drawn(Protocol):
+    """What a window's description needs of the timeline drawn (its last seq)."""
+
+    @property
+    def last(self) -> int: ...
+
 
 DEFAULT_TURNS = 3
 AROUND_TURNS = 2
@@ -36,13 +45,17 @@ class WindowSpec:
     def by_range(self) -> bool:
         return self.first is not None or self.last is not None
 
-    def describe(self) -> str:
+    def describe(self, drawn: Drawn | None = None) -> str:
+        """What the window asks for; with ``drawn`` (the timeline), only what it holds of that."""
         if self.by_range:
             first = self.first if self.first is not None else 0
             return f"seq {first}–{self.last if self.last is not None else 'end'} (--from/--to)"
         if self.around is not None:
-            return f"{self.turns} turn(s) up to seq {self.around} and {self.after} event(s) after it"
-        return f"the last {self.turns} turn(s) (default; choose with --from/--to)"
+            after = self.after if drawn is None else max(0, drawn.last - self.around)
+            return (f"around seq {self.around}: its turn and up to {self.turns - 1} turn(s) before it, and "
+                    f"{after} event(s) after it")
+        chosen = "the default; choose with --turns or --from/--to" if self.turns == DEFAULT_TURNS else "--turns"
+        return f"at most the last {self.turns} turn(s) ({chosen})"
 
 
 class Bounds:

@@ -36,13 +36,15 @@ class Difference:
     line: int | None
     seq: int | None
     what: str
-    expected: object  # JSON values, shown as JSON
-    got: object
+    # JSON values, shown as JSON; named for their side, not as "expected" and "got": an implementer
+    # reads the recording as what their code did and the model as what the spec says.
+    recording: object
+    model: object
     rule: str | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"file": str(self.file), "line": self.line, "seq": self.seq, "what": self.what,
-                "expected": self.expected, "got": self.got, "rule": self.rule}
+                "recording": self.recording, "model": self.model, "rule": self.rule}
 
 
 class Different(Exception):

@@ -88,9 +88,11 @@ class Engine:
 
     def fail(self, what: str, expected: object, got: object, rule: str | None, *, line: int | None = None,
              seq: int | None = None, file: Path | None = None) -> NoReturn:
+        """Stop at a difference: ``expected`` is what the recording holds, ``got`` what the model emitted."""
         where = file or self.rec.live_path
         record_line = self.rec.records[self.index].line if self.index < len(self.rec.records) else None
-        raise Different(Difference(where, line if line is not None else record_line, seq, what, expected, got, rule))
+        raise Different(Difference(where, line if line is not None else record_line, seq, what, recording=expected,
+                                   model=got, rule=rule))
 
     def apply(self, command: cmd.Command) -> AgentTransition:
         transition = lifecycle.step(self.agent, command)

@@ -28,6 +28,12 @@ def recording_name(events: Path) -> str:
     return events.name.removesuffix(EVENTS) if events.name.endswith(EVENTS) else events.stem
 
 
+def live_beside(log: Path) -> Path | None:
+    """``NAME.live.jsonl`` next to ``NAME.events.jsonl``, when there is one: the recording's other half."""
+    beside = log.parent / f"{recording_name(log)}{LIVE}"
+    return beside if log.name.endswith(EVENTS) and beside.is_file() else None
+
+
 def single(log: Path, live: Path, final: Path | None = None) -> RecordingFiles:
     """``LOG --live LIVE``: the final state is ``--final``, else ``NAME.final.json`` next to the log if present."""
     name = recording_name(log)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from loopspec.data.messages import shown
 from loopspec.reproduce import records as r
-from loopspec.reproduce.reading import Unusable, parse_json
+from loopspec.reproduce.reading import Unusable, parse_json, unreadable
 
 _END_KEYS = frozenset({"scenario", "status", "nextTurn", "nextStep", "hasPending", "eventCount"})
 _RESTART_KEYS = frozenset({"beforeRestart", "reconstructedAfterResume", "persistedFiles"})
@@ -35,7 +35,7 @@ def read_final(path: Path, name: str, records: tuple[r.LiveRecord, ...]) -> r.Fi
     try:
         raw = parse_json(path.read_text(encoding="utf-8"), path, None)
     except (OSError, UnicodeDecodeError) as err:
-        raise Unusable(path, None, f"cannot read ({err})") from None
+        raise Unusable(path, None, unreadable(err)) from None
     if not isinstance(raw, dict):
         raise Unusable(path, None, f"the final state must be a JSON object, got {type(raw).__name__}")
     unknown = set(raw) - _END_KEYS - _RESTART_KEYS

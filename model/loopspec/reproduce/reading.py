@@ -23,6 +23,7 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import JsonObject, freeze
 from loopspec.data.messages import UserMessage, shown
 from loopspec.log.events import SessionEvent
+from loopspec.log.json_fault import why_not_json
 from loopspec.log.reader import read_events
 from loopspec.reproduce import records as r
 from loopspec.reproduce.calls import CALLS, call_name
@@ -35,6 +36,13 @@ class Unusable(Exception):
         where = f"{path}:{line}" if line is not None else str(path)
         super().__init__(f"{where}: {message}")
         self.path, self.line, self.message = path, line, message
+
+
+def unreadable(err: OSError | UnicodeDecodeError) -> str:
+    """Why a file could not be read, in words (not Python's repr): "cannot read (Is a directory)"."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"not UTF-8 text (byte {err.start} of the file)"
+    return f"cannot read ({err.strerror or err})"
 
 
 def _no_repeats(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -54,7 +62,7 @@ def parse_json(text: str, path: Path, line: int | None) -> object:
     try:
         return json.loads(text, object_pairs_hook=_no_repeats, parse_constant=_no_constants)
     except (ValueError, RecursionError) as err:
-        raise Unusable(path, line, f"not valid JSON ({err})") from None
+        raise Unusable(path, line, f"not valid JSON ({why_not_json(err, text)})") from None
 
 
 class _Fields:
@@ -238,7 +246,7 @@ def _lines(path: Path) -> list[str]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise Unusable(path, None, f"cannot read ({err})") from None
+        raise Unusable(path, None, unreadable(err)) from None
     return text.splitlines()
 
 
@@ -286,9 +294,9 @@ def read_log(path: Path) -> tuple[SessionEvent, ...]:
     except InvalidEvent as err:
         raise Unusable(path, None if err.seq is None else err.seq + 1, f"not a session log: {err}") from None
     except UnicodeDecodeError as err:
-        raise Unusable(path, None, f"not a session log: not UTF-8 text ({err})") from None
+        raise Unusable(path, None, f"not a session log: {unreadable(err)}") from None
     except OSError as err:
-        raise Unusable(path, None, f"cannot read ({err})") from None
+        raise Unusable(path, None, unreadable(err)) from None
     for index, event in enumerate(events):
         if event.seq != index:  # LOG-2: the markers name events by seq, so seq must be the index
             raise Unusable(path, index + 1, f"seq {event.seq} on line {index + 1}: seq must be the line's index")

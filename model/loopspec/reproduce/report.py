@@ -28,8 +28,8 @@ def _text_block(outcome: Outcome) -> list[str]:
     seq = f" seq {diff.seq}" if diff.seq is not None else ""
     rule = f" [{diff.rule}]" if diff.rule else ""
     return [f"{outcome.name}: DIFFERENT at {where}{seq}: {diff.what}{rule}",
-            f"    expected: {_shown(diff.expected)}",
-            f"    got:      {_shown(diff.got)}"]
+            f"    recording: {_shown(diff.recording)}",
+            f"    model:     {_shown(diff.model)}"]
 
 
 def _summary(outcomes: Sequence[Outcome]) -> dict[str, int]:

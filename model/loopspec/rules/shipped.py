@@ -31,6 +31,11 @@ def _package_spec() -> Path | None:
     return shipped if isinstance(shipped, Path) and shipped.is_dir() else None
 
 
+def installed_spec_dir() -> Path | None:
+    """The spec pages an installed package ships, or None when the spec is read from a checkout."""
+    return _package_spec()
+
+
 def checkout_root() -> Path | None:
     """The source checkout this package is imported from (spec/, model/, tests/ beside each other), if any."""
     root = _CHECKOUT_GUESS

@@ -31,11 +31,15 @@ def _kinds(value: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(k for k in KINDS if k in value)  # canonical order
 
 
+# The message ids a scope can use: the alphabet names this many (loopspec explore --ids states it).
+MAX_IDS = 6
+
+
 @attrs.frozen
 class Scope:
     """``ids`` message ids, executions of up to ``depth`` commands, the command families ``kinds``."""
 
-    ids: int = attrs.field(validator=attrs.validators.in_(range(1, 7)))
+    ids: int = attrs.field(validator=attrs.validators.in_(range(1, MAX_IDS + 1)))
     depth: int = attrs.field(validator=attrs.validators.ge(0))
     kinds: tuple[str, ...] = attrs.field(default=KINDS, converter=_kinds)
 

@@ -17,6 +17,7 @@ from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailur
 from loopspec.vectors.audit import audit
 from loopspec.vectors.capabilities import expressible
 from loopspec.vectors.codec import encode_command
+from loopspec.vectors.command_simplify import simpler_forms
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
 from loopspec.vectors.profiles import PROFILES, Profile
@@ -139,7 +140,7 @@ class Checker:
               seen: list[tuple[str, Json]]) -> tuple[str, int] | None:
         diff = self._difference(step, actual, state)
         if diff is not None:
-            return f"command {index} ({step.encoded['op']}): {diff}", index + 1
+            return f"command {index + 1} ({step.encoded['op']}): {diff}", index + 1  # counted from 1, as printed
         assert isinstance(actual, dict)
         seen.append((str(step.encoded["op"]), actual))
         return None
@@ -212,6 +213,23 @@ class Checker:
                 size = max(1, min(size // 2, len(commands) // 2))
             elif not removed:
                 break
+        return self._simplified(commands, budget)
+
+    def _simplified(self, commands: tuple[VectorCommand, ...], budget: int) -> tuple[VectorCommand, ...]:
+        """Each command made as simple as the disagreement allows: listeners and actions it does not
+        need are dropped (:mod:`.command_simplify`), one at a time, until none can go."""
+        changed = True
+        while changed and budget > 0:
+            changed = False
+            for index, command in enumerate(commands):
+                for form in simpler_forms(command):
+                    if budget <= 0:
+                        return commands
+                    budget -= 1
+                    candidate = (*commands[:index], form, *commands[index + 1 :])
+                    if self.replay(candidate) is not None:  # type: ignore[arg-type]
+                        commands, changed = candidate, True  # type: ignore[assignment]
+                        break
         return commands
 
 def replay(adapter: Adapter, commands: Sequence[VectorCommand], profile: str = "full") -> str | None:

@@ -70,16 +70,20 @@ class RunReport:
             return "the adapter could not be started: nothing was tested"
         if not mine:
             return f"no case of the suite runs on profile {self.profile}: nothing was tested"
+        # Cases of other profiles are named as such: "conforms to profile full" must not read as
+        # "every case of the suite ran".
+        outside = self.count_reason(OUTSIDE_PROFILE)
+        others = f"; {outside} case(s) of other profiles only, not run" if outside else ""
         if self.ok:
             passed = f"{len(mine)} case(s) of the profile passed"
-            return f"{self.implementation} conforms to profile {self.profile} ({passed})"
+            return f"{self.implementation} conforms to profile {self.profile} ({passed}{others})"
         bad = sum(1 for r in mine if r.counts_against)
         return (f"{self.implementation} does NOT conform to profile {self.profile}: "
-                f"{bad} of {len(mine)} case(s) of the profile failed or were not run")
+                f"{bad} of {len(mine)} case(s) of the profile failed or were not run{others}")
 
     def summary(self) -> str:
         outside = self.count_reason(OUTSIDE_PROFILE)
-        note = f"; {outside} outside profile {self.profile}" if outside else ""
+        note = f"; {outside} of other profiles only" if outside else ""
         return (f"{self.count(PASS)} passed, {self.count(FAIL)} failed, {self.count(NOT_RUN)} not run{note} "
                 f"(of {len(self.results)}) against {self.implementation}")
 

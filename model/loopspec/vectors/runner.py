@@ -26,7 +26,7 @@ from loopspec.vectors.audit import audit
 from loopspec.vectors.case_reading import read_case
 from loopspec.vectors.json_reading import CodecError, Json
 from loopspec.vectors.observation import first_difference, observation_difference
-from loopspec.vectors.profiles import PROFILES, case_ops
+from loopspec.vectors.profiles import PROFILES, case_ops, profiles_running
 from loopspec.vectors.run_report import (
     FAIL,
     NO_ADAPTER,
@@ -41,8 +41,10 @@ from loopspec.vectors.run_report import (
     write_junit,
     write_text_end,
 )
+from loopspec.vectors.suite_archive import ArchiveUnreadable, archive_files, is_archive
 
-__all__ = ["FAIL", "NOT_RUN", "PASS", "CaseResult", "RunReport", "SuiteUnreadable", "run_case", "run_suite"]
+__all__ = ["FAIL", "NOT_RUN", "PASS", "AdapterUnavailable", "CaseResult", "RunReport", "SuiteUnreadable", "run_case",
+           "run_suite"]
 RULE_ID = re.compile(r"^[A-Z]+-[0-9]+$")
 Loaded = tuple[str, Json | None, str]
 """``(id, case or None, why it cannot run)``."""
@@ -52,22 +54,39 @@ class SuiteUnreadable(Exception):
     """The suite directory has no readable manifest, or a selection matches no case."""
 
 
-def load_manifest(suite: Path) -> Json:
+class AdapterUnavailable(Exception):
+    """The adapter could not be started for the first case: nothing can be tested, so nothing is listed."""
+
+
+Read = Callable[[str], bytes]
+"""A suite file's bytes by its path inside the suite (OSError when it cannot be read)."""
+
+
+def _folder_reader(suite: Path) -> Read:
+    return lambda name: (suite / name).read_bytes()
+
+
+def load_manifest(suite: Path, read: Read | None = None) -> Json:
     try:
-        manifest = json.loads((suite / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise SuiteUnreadable(f"{suite}/manifest.json: {err}") from None
+        manifest = json.loads((read or _folder_reader(suite))("manifest.json").decode("utf-8"))
+    except FileNotFoundError:
+        raise SuiteUnreadable(f"{suite}: not a suite: it has no manifest.json (loopspec vectors generate "
+                              "writes one)") from None
+    except OSError as err:
+        raise SuiteUnreadable(f"{suite}/manifest.json: cannot read ({err.strerror or err})") from None
+    except ValueError as err:
+        raise SuiteUnreadable(f"{suite}/manifest.json: not a suite manifest (not JSON: {err})") from None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("cases"), list):
         raise SuiteUnreadable(f"{suite}/manifest.json: not a suite manifest")
     return manifest
 
 
-def _load_case(suite: Path, entry: object) -> Loaded:
+def _load_case(read: Read, entry: object) -> Loaded:
     if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
         return "?", None, f"malformed manifest entry {entry!r}"
     case_id = str(entry.get("id", entry["path"]))
     try:
-        data = (suite / entry["path"]).read_bytes()
+        data = read(entry["path"])
     except OSError as err:
         return case_id, None, f"cannot read {entry['path']}: {err.strerror}"
     if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
@@ -89,10 +108,12 @@ def run_case(adapter: Adapter, case_id: str, case: Json) -> CaseResult:
     steps = case["steps"]
     assert isinstance(steps, list)
     profile = PROFILES[adapter.profile]
-    outside = profile.missing(case_ops(steps))
+    ops = case_ops(steps)
+    outside = profile.missing(ops)
     if outside:
-        return CaseResult(case_id, NOT_RUN, f"needs {', '.join(outside)}: outside profile {profile.name}",
-                          OUTSIDE_PROFILE)
+        others = " and ".join(profiles_running(ops)) or "no profile"
+        return CaseResult(case_id, NOT_RUN, f"a case of profile {others} only: it needs {', '.join(outside)}, "
+                          f"which profile {profile.name} does not have", OUTSIDE_PROFILE)
     seen: list[tuple[str, Json]] = []
     try:
         adapter.reset()
@@ -121,18 +142,37 @@ def run_case(adapter: Adapter, case_id: str, case: Json) -> CaseResult:
 
 
 def load_cases(path: Path) -> list[Loaded]:
-    """The cases of a suite directory (checked against its manifest), or one case file as is."""
-    if path.is_dir():
-        entries = load_manifest(path)["cases"]
+    """The cases of a suite directory or packed suite (checked against its manifest), or one case file as is."""
+    if path.is_dir() or is_archive(path):
+        read = _folder_reader(path) if path.is_dir() else _archive_reader(path)
+        entries = load_manifest(path, read)["cases"]
         assert isinstance(entries, list)
-        return [_load_case(path, entry) for entry in entries]
+        return [_load_case(read, entry) for entry in entries]
+    if not path.exists():
+        raise SuiteUnreadable(f"{path}: no such suite folder, archive or case file")
     try:
         case = read_case(json.loads(path.read_text(encoding="utf-8")))
     except CodecError as err:
         raise SuiteUnreadable(f"{path}: not a vector case: {err}") from None
-    except (OSError, ValueError) as err:
-        raise SuiteUnreadable(f"{path}: {err}") from None
+    except OSError as err:
+        raise SuiteUnreadable(f"{path}: cannot read ({err.strerror or err})") from None
+    except ValueError:
+        raise SuiteUnreadable(f"{path}: not a suite folder, a packed suite or a vector case (a JSON file)") from None
     return [(str(case["id"]), case, "")]
+
+
+def _archive_reader(path: Path) -> Read:
+    try:
+        files = archive_files(path)
+    except ArchiveUnreadable as err:
+        raise SuiteUnreadable(str(err)) from None
+
+    def read(name: str) -> bytes:
+        if name not in files:
+            raise FileNotFoundError(2, "not in the archive")
+        return files[name]
+
+    return read
 
 
 def _selected(item: Loaded, pattern: str) -> bool:
@@ -174,12 +214,21 @@ class _Progress:
             self.stream.flush()
 
 
+def start_problem(err: AdapterFailure | AdapterError) -> str:
+    """Why the adapter could not be started, in one line, then what it wrote on stderr (if anything)."""
+    if isinstance(err, AdapterFailure):
+        extra = [f"last line received: {err.last_received}"] if err.last_received else []
+        head = err.what if err.what.startswith("cannot start") else f"cannot start the adapter: {err.what}"
+        return "\n".join([head, *extra, *err.detail.splitlines()])
+    return f"cannot start the adapter: {err}"
+
+
 def _connect(connect: Callable[[], Adapter]) -> tuple[Adapter | None, str]:
-    """A started adapter, or None and why (two lines at least: a heading and the reason)."""
+    """A started adapter, or None and why (its first line says it all)."""
     try:
         return connect(), ""
     except (AdapterFailure, AdapterError) as err:
-        return None, f"cannot start the adapter:\n{err}"
+        return None, start_problem(err)
 
 
 def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, select: Sequence[str] = (),
@@ -194,9 +243,9 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
     results: list[CaseResult] = []
     meter = _Progress(progress, len(loaded))
     adapter, why = _connect(connect)
-    implementation, profile = (adapter.implementation, adapter.profile) if adapter else ("?", "full")
-    if adapter is None and fmt == "text":
-        out.write(why + "\n")
+    if adapter is None:
+        raise AdapterUnavailable(why)
+    implementation, profile = adapter.implementation, adapter.profile
 
     def emit(result: CaseResult) -> None:
         results.append(result)
@@ -210,8 +259,8 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
         if adapter is None and not why:
             adapter, why = _connect(connect)
         if adapter is None:
-            emit(CaseResult(case_id, NOT_RUN, "the adapter could not be started: " + why.splitlines()[1].strip(),
-                            NO_ADAPTER))
+            emit(CaseResult(case_id, NOT_RUN, "the adapter was not started again: "
+                            + why.splitlines()[0], NO_ADAPTER))
         elif case is None:
             emit(CaseResult(case_id, FAIL, problem))
         else:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import TextIO
 
+from loopspec.log.json_fault import why_not_json
 from loopspec.vectors.adapter.client import CHANGES, OLD_PROTOCOLS, PROTOCOL, dump_line
 from loopspec.vectors.codec import decode_command
 from loopspec.vectors.json_reading import CodecError, Json
@@ -21,7 +22,7 @@ from loopspec.vectors.observation import observe, state_of
 from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILES, ops_of
 from loopspec.vectors.reference_model import Model, Unsupported, VectorCommand, initial
 
-IMPLEMENTATION = "loopspec-model 0.1.0"
+IMPLEMENTATION = "loopspec-model 0.2.0"  # the package version (tests/cli/test_versions.py)
 
 
 def protocol_error(request_id: object, kind: str, message: str) -> Json:
@@ -111,7 +112,7 @@ def serve(handler: ModelHandler, lines: Iterable[str], out: TextIO) -> None:
         try:
             request = json.loads(line)
         except ValueError as err:
-            response = protocol_error(None, "bad-request", f"not JSON: {err}")
+            response = protocol_error(None, "bad-request", f"not JSON: {why_not_json(err, line)}")
         else:
             try:
                 response = handler.handle(request)
