@@ -288,7 +288,9 @@ export class RealCase {
   // A call of the model's answer is running: the tool is parked.
   toolAnswer(c, parked) {
     const aborted = parked.signal?.aborted === true;
-    if (c.kind === 'tool-start') return null; // the only call has started: nothing to start
+    // The only call has started, so `tool-start` starts nothing; in an aborted step it is one more
+    // answer that closes the step (CANCEL-5: any answer but the drain of a started call).
+    if (c.kind === 'tool-start' && !aborted) return null;
     if (c.kind === 'tool-call') throw new Unsupported('the real model answers once per step: a call cannot be announced while the answer\'s calls run');
     if (!aborted && (c.kind === 'stop' || c.kind === 'max-tokens')) {
       throw new Unsupported('the model\'s answer already ended with a tool call: it cannot end again as a text answer');

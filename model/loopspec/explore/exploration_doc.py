@@ -58,7 +58,7 @@ in unused ids once; `tests/explore` checks both reductions against stepping ever
 ## The same search as a judge: `loopspec check --exhaustive`
 
 The search also decides a log: it is valid exactly when some run of the model writes it
-(`model/loopspec/explore/judge.py`). The log fixes almost every command (`judge_moves.py`); the
+(`model/loopspec/explore/judge.py`). The log fixes almost every command (`explore/judge_moves.py`); the
 search covers step outcomes, listener outcomes, cancels and causes, restarts, and crash points
 between any two appends. Bounds: logs of at most {MAX_EVENTS} events and {MAX_STATES:,} searched
 states (else exit 2, "unknown"). Outside its scope (exit 2, "unsupported"): v0.1.5's entry placement
