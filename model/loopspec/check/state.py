@@ -45,6 +45,7 @@ class CheckState:
     """Everything the checker knows about one log at one point of it."""
 
     __slots__ = (
+        "abort_reached",
         "after",
         "after_calls",
         "after_end_seed",
@@ -124,6 +125,7 @@ class CheckState:
         self.unanswered: list[str] = []  # LOG-11: its announced or started calls not answered, in call order
         self.started_at: tuple[int, str] | None = None  # CANCEL-5: the seq and call of the last tool/call
         self.skipping = False  # CANCEL-5: the open step answered a call skipped by its abort
+        self.abort_reached = False  # CANCEL-5: a started call's result with the skipped code: the step was aborted
         self.latch_stash = False  # TURN-5: nt_send_in_turn before the last tool/call (a skipped one keeps it)
         self.needs_entry = False  # STEP-4, DECIDE-6: the open step must enter a message
         self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the open step

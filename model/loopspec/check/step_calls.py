@@ -11,8 +11,10 @@ the oldest announced call not started yet, and the call a ``tool/result`` answer
 oldest one not answered yet — crash repair's synthetic results (REPAIR-1) and an aborted step's
 skipped calls included.  An abort starts nothing more: the tools already started finish and are
 answered (sends and cancels may come in between), then each call never started gets a
-``tool/call`` and right after it an error ``tool/result`` with code ``TOOL_ABORTED_BEFORE_DISPATCH``,
-and the step and turn close with nothing else in between.  A send that an announcement or a
+``tool/call`` and right after it an error ``tool/result`` with code ``ABORTED_BEFORE_DISPATCH``,
+and the step and turn close with nothing else in between.  A started call that the abort reached
+before its tool body ran is answered with that same error (the real tool runtime's), so only a
+result right after its own ``tool/call`` is read as a skipped call.  A send that an announcement or a
 dispatched start follows came before the abort, so it latched no wake (TURN-5).
 """
 
@@ -28,8 +30,8 @@ LOG_11_WHY = ("The tool phase starts a step's calls in the order the model annou
               "earlier call of the step; crash repair and an aborted step answer what is left in that order too.")
 CANCEL_5_WHY = ("An abort during the tool phase starts no further call: the started tools finish and are answered, "
                 "then each call never started gets its tool/call and, right after it, an error tool/result with "
-                "code TOOL_ABORTED_BEFORE_DISPATCH, in call order; then step/end and the aborted turn/end follow "
-                "with nothing in between. That code is written nowhere else.")
+                "code ABORTED_BEFORE_DISPATCH (error AbortError), in call order; then step/end and the aborted "
+                "turn/end follow with nothing in between.")
 
 
 def announce(st: CheckState, calls: tuple[str, ...]) -> None:
@@ -67,7 +69,12 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
         if synthetic and call in st.unstarted:
             st.unstarted.remove(call)
     if code == SKIPPED_CODE and not synthetic:
-        _skipped_pair(st, ids, seq)
+        if len(ids) == 1 and st.started_at == (seq - 1, ids[0]):
+            _skipped_pair(st)
+        # else a drained call the abort reached before its tool body ran: the same error, an
+        # ordinary answer (the real runtime's toolAbortedBeforeDispatchResult), but the step was
+        # aborted all the same, so its turn ends aborted (outcome.close_step).
+        st.abort_reached = True
         if name != TOOL_ERROR_NAMES[SKIPPED_CODE]:
             st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} and error.name {name!r}, owed "
                        f"{TOOL_ERROR_NAMES[SKIPPED_CODE]}", CANCEL_5_WHY)
@@ -75,12 +82,8 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
         st.violate("CANCEL-5", f"tool/result for {ids} after a call the step's abort skipped", CANCEL_5_WHY)
 
 
-def _skipped_pair(st: CheckState, ids: list[str], seq: int) -> None:
-    if len(ids) != 1 or st.started_at != (seq - 1, ids[0]):
-        st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} for {ids}, not right after the tool/call of "
-                   "its call", CANCEL_5_WHY)
-    else:
-        st.nt_send_in_turn = st.latch_stash  # TURN-5: the skipped call's tool/call says nothing of the abort
+def _skipped_pair(st: CheckState) -> None:
+    st.nt_send_in_turn = st.latch_stash  # TURN-5: the skipped call's tool/call says nothing of the abort
     st.skipping = True
 
 
@@ -97,3 +100,4 @@ def reset(st: CheckState) -> None:
     st.unanswered = []
     st.started_at = None
     st.skipping = False
+    st.abort_reached = False

@@ -127,7 +127,8 @@ class JudgeSpace:
                 tr = lifecycle.step(before, command)
             except CommandRefused:
                 continue
-            written = len(self._matched(tr.events, pos, isinstance(command, cmd.Restart)))
+            aborted = before.running is not None and before.running.aborted is not None
+            written = len(self._matched(tr.events, pos, isinstance(command, cmd.Restart), aborted))
             remaining = len(self.positions) - pos
             if written == len(tr.events):
                 self.deepest = max(self.deepest, pos + written)
@@ -143,7 +144,8 @@ class JudgeSpace:
                 crashed: JudgeState = (Crashed(Agent(log=log)), pos + written)
                 yield Edge(command, 1, crashed, self.key(crashed))
 
-    def _matched(self, events: tuple[SessionEvent, ...], pos: int, restart: bool) -> list[SessionEvent]:
+    def _matched(self, events: tuple[SessionEvent, ...], pos: int, restart: bool,
+                 aborted: bool) -> list[SessionEvent]:
         """The longest prefix of ``events`` that the log has from ``pos`` on."""
         out: list[SessionEvent] = []
         for offset, event in enumerate(events):
@@ -152,7 +154,7 @@ class JudgeSpace:
             index = self.positions[pos + offset]
             closer = restart and event.type != END_SEED
             previous = self.raws[index - 1] if index > 0 else None
-            if not same_event(event, self.raws[index], previous, closer, self.calls[index]):
+            if not same_event(event, self.raws[index], previous, closer, self.calls[index], aborted):
                 break
             out.append(event)
         return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from loopspec.explore.judge_moves import TOOL_TYPES
 from loopspec.log.events import SessionEvent
-from loopspec.log.tool_errors import SKIPPED_CODE, SYNTHETIC_RESULT, error_fields
+from loopspec.log.tool_errors import SKIPPED_CODE, SYNTHETIC_RESULT, TOOL_ERROR_NAMES, error_fields
 from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_CALL, TOOL_RESULT
 
 UNSUPPORTED = frozenset({"system/message"})  # v0.1.5's entry placement (VARIANT-1)
@@ -17,13 +17,15 @@ ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
 
 
 def same_event(model: SessionEvent, raw: dict[str, object], previous: dict[str, object] | None,
-               closer: bool, calls: dict[str, int] | None = None) -> bool:
+               closer: bool, calls: dict[str, int] | None = None, aborted: bool = False) -> bool:
+    """Whether the model's ``model`` is the log's ``raw``; ``aborted``: the model's turn was aborted
+    before the command that wrote it (CANCEL-5's drain)."""
     if raw.get("type") != model.type:
         return False
     if closer and previous is not None and raw.get("time") != previous.get("time"):
         return False  # REPAIR-3
     if model.type in TOOL_TYPES:
-        return tool_view(model.to_json()) == tool_view(raw, calls)
+        return tool_view(model.to_json()) == tool_view(raw, calls, previous, aborted)
     envelope = model.to_json()
     if model.type == END_SEED and raw.get("data") == {"inherited": True}:
         return _same_envelope(envelope, raw)  # VARIANT-3: v0.1.5's marker, the same marker
@@ -34,11 +36,14 @@ def _same_envelope(envelope: dict[str, object], raw: dict[str, object]) -> bool:
     return all(same_json(envelope.get(k), raw.get(k)) and ((k in envelope) == (k in raw)) for k in ENVELOPE_EXTRAS)
 
 
-def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> object:
+def tool_view(event: dict[str, object], calls: dict[str, int] | None = None,
+              previous: dict[str, object] | None = None, aborted: bool = False) -> object:
     """What the rules read of a tool event (see the module docstring).
 
     Call ids are opaque names: ``calls`` numbers a log's ids by first appearance in their step; the
-    model's ids (``call-T.S.N``) carry that number themselves.
+    model's ids (``call-T.S.N``) carry that number themselves.  ``previous`` is the log's event
+    before a raw one (None for the model's events, whose skipped results always follow their call),
+    and ``aborted`` whether the model's turn was aborted before it.
     """
     def name(call: object) -> object:
         if not isinstance(call, str):
@@ -73,9 +78,26 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
                  # REPAIR-1 (decisions H3): repair's code says whether the call's tool/call was written,
                  # and each code has its error's name.
                  shown if synthetic else None,
-                 # CANCEL-5: only an aborted step's skipped call carries the code, always with AbortError.
-                 shown if error is not None and error[1] == SKIPPED_CODE else None]
+                 # CANCEL-5: an aborted step's skipped call carries the code, always with AbortError.
+                 _skipped_view(source, shown, error, previous, aborted)]
     return tuple(view)
+
+
+def _skipped_view(source: object, shown: object, error: tuple[object, object] | None,
+                  previous: dict[str, object] | None, aborted: bool) -> object:
+    """CANCEL-5's reading of a result's error: a skipped call's right after its ``tool/call``; a
+    started call the abort reached before its body ran gets the same error later, in an aborted
+    turn: an ordinary answer as the model's drain writes it, as long as it names the code's error
+    (AbortError)."""
+    if error is None or error[1] != SKIPPED_CODE:
+        return None
+    if previous is None:
+        return shown  # the model's own skipped result
+    data = previous.get("data")
+    call = source.get("callId") if isinstance(source, dict) else None
+    if previous.get("type") == TOOL_CALL and isinstance(data, dict) and data.get("callId") == call:
+        return shown
+    return None if aborted and error[0] == TOOL_ERROR_NAMES[SKIPPED_CODE] else shown
 
 
 def call_numbers(events: list[dict[str, object]]) -> list[dict[str, int]]:
