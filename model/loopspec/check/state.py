@@ -52,6 +52,7 @@ class CheckState:
         "announced",
         "answer_calls",
         "answered",
+        "call_seqs",
         "calls",
         "chain",
         "claim_batch",
@@ -118,6 +119,7 @@ class CheckState:
         self.entered = 0  # STEP-3/STEP-4: user/message events of the open step
         self.model_started = False
         self.calls: set[str] = set()  # LOG-4: tool/call ids of the open step
+        self.call_seqs: dict[str, int] = {}  # LOG-4, REPAIR-1: the seq of each call's tool/call in the open step
         self.announced: set[str] = set()
         self.answered: set[str] = set()  # RESULT-7: call ids the open step's tool/results answer
         self.answer_calls: tuple[str, ...] | None = None  # tool calls of the step's last assistant/message

@@ -21,7 +21,7 @@ dispatched start follows came before the abort, so it latched no wake (TURN-5).
 from __future__ import annotations
 
 from loopspec.check.state import CheckState
-from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES
+from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES, skipped_shape
 
 LOG_10_WHY = ("A step's model answer announces each tool call once (assistant/message), its tool starts it once "
               "(tool/call) and answers it once (tool/result).")
@@ -30,8 +30,8 @@ LOG_11_WHY = ("The tool phase starts a step's calls in the order the model annou
               "earlier call of the step; crash repair and an aborted step answer what is left in that order too.")
 CANCEL_5_WHY = ("An abort during the tool phase starts no further call: the started tools finish and are answered, "
                 "then each call never started gets its tool/call and, right after it, an error tool/result with "
-                "code ABORTED_BEFORE_DISPATCH (error AbortError), in call order; then step/end and the aborted "
-                "turn/end follow with nothing in between.")
+                "code ABORTED_BEFORE_DISPATCH (error AbortError, text 'Error: tool call aborted before dispatch'), in "
+                "call order; then step/end and the aborted turn/end follow with nothing in between.")
 
 
 def announce(st: CheckState, calls: tuple[str, ...]) -> None:
@@ -52,12 +52,14 @@ def start(st: CheckState, call: str, seq: int) -> None:
     elif call not in st.unanswered:
         st.unanswered.append(call)  # LOG-10 reports a start of a call never announced
     st.started_at = (seq, call)
+    st.call_seqs.setdefault(call, seq)  # what its result cites (a second start is LOG-10's)
     # TURN-5: no call starts after an abort, so a send before this start latched nothing, unless
     # this is a skipped call's tool/call (its result, next, gives the send back: skipped_pair).
     st.latch_stash, st.nt_send_in_turn = st.nt_send_in_turn, False
 
 
-def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool, name: object) -> None:
+def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool, name: object,
+           data: object) -> None:
     """A ``tool/result`` answering ``ids``: the oldest calls not answered yet (LOG-11); an aborted
     step's skipped call right after its ``tool/call`` and, once one is skipped, only more (CANCEL-5)."""
     for call in ids:
@@ -71,6 +73,9 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
     if code == SKIPPED_CODE and not synthetic:
         if len(ids) == 1 and st.started_at == (seq - 1, ids[0]):
             _skipped_pair(st)
+            problem = skipped_shape(data)
+            if problem is not None:
+                st.violate("CANCEL-5", f"skipped call {ids[0]!r}'s tool/result: {problem}", CANCEL_5_WHY)
         # else a drained call the abort reached before its tool body ran: the same error, an
         # ordinary answer (the real runtime's toolAbortedBeforeDispatchResult), but the step was
         # aborted all the same, so its turn ends aborted (outcome.close_step).
@@ -99,5 +104,6 @@ def reset(st: CheckState) -> None:
     st.unstarted = []
     st.unanswered = []
     st.started_at = None
+    st.call_seqs = {}
     st.skipping = False
     st.abort_reached = False

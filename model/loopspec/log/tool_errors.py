@@ -48,3 +48,55 @@ def error_fields(data: object) -> tuple[object, object] | None:
     """``(name, code)`` of a ``tool/result``'s ``data.error``; None when it has no error object."""
     error = data.get("error") if isinstance(data, dict) else None
     return (error.get("name"), error.get("code")) if isinstance(error, dict) else None
+
+
+def result_block(data: object) -> tuple[object, object] | None:
+    """``(isError, text)`` of a ``tool/result`` whose message holds exactly one ``tool-result`` block
+    holding exactly one text block (the shape of every synthetic result); None for any other shape."""
+    message = data.get("message") if isinstance(data, dict) else None
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list) or len(content) != 1 or not isinstance(content[0], dict):
+        return None
+    block = content[0]
+    inner = block.get("content")
+    if block.get("type") != "tool-result" or not isinstance(inner, list) or len(inner) != 1:
+        return None
+    text = inner[0]
+    if not isinstance(text, dict) or text.get("type") != "text" or len(text) != 2:
+        return None
+    return block.get("isError"), text.get("text")
+
+
+def citation(event: dict[str, object], call_seq: int | None) -> str | None:
+    """How a ``tool/result``'s ``sourceEventSeqs`` differs from the real writer's, which cites the
+    seq of the call's ``tool/call`` (``call_seq``; None when the call has none: then it cites
+    nothing); None when it does not differ."""
+    cited = event.get("sourceEventSeqs")
+    if call_seq is None:
+        return None if cited is None else f"sourceEventSeqs {cited!r}, though its call has no tool/call"
+    if cited == [call_seq] and type(cited[0]) is int:
+        return None
+    return f"sourceEventSeqs {cited!r}, owed [{call_seq}] (its call's tool/call)"
+
+
+def synthetic_shape(event: dict[str, object], call: str, code: str, call_seq: int | None) -> str | None:
+    """How a crash-repair result for ``call`` with a known ``code`` differs from the one
+    ``interruptedTurnClosers`` writes (id ending in its own seq, one error block with the code's
+    sentence, ``sourceEventSeqs`` only for a started call); None when it does not."""
+    data = event.get("data")
+    message = data.get("message") if isinstance(data, dict) else None
+    mid = message.get("id") if isinstance(message, dict) else None
+    owed_id = f"{SYNTHETIC_RESULT}{call}-{event.get('seq')}"
+    if mid != owed_id:
+        return f"message id {mid!r}, owed {owed_id!r} (its own seq)"
+    if result_block(data) != (True, RESULT_TEXTS[code]):
+        return f"not one error tool-result block with {code}'s fixed text"
+    return citation(event, call_seq)
+
+
+def skipped_shape(data: object) -> str | None:
+    """How a skipped call's result differs from ``appendSkippedToolCall``'s (one error block with
+    the fixed text); None when it does not."""
+    if result_block(data) != (True, RESULT_TEXTS[SKIPPED_CODE]):
+        return f"not one error tool-result block with the text {RESULT_TEXTS[SKIPPED_CODE]!r}"
+    return None
