@@ -151,6 +151,8 @@ class Agent {
     if (result.kind === 'stop') stepEnd = 'completed';
     if (result.kind === 'max-tokens') stepEnd = 'max-tokens';
     if (result.kind === 'tool-calls') {
+      // RESULT-2: each tool's result is committed before its context is spliced into next-step.
+      this.answerCalls();
       for (const m of result.context || []) {
         try {
           this.inbox.splice(NEXT_STEP, Infinity, 0, [m]); // RESULT-2: a public insertion at the end

@@ -151,6 +151,8 @@ class Agent:
             self.close_step()
             return self.fail(result["error"], result["code"])
         if kind == "tool-calls":
+            self.answer(turn, turn.calls)  # RESULT-2: the results are committed before the tools' context
+            turn.calls = []
             for m in result["context"]:  # RESULT-2: public insertions at the end of next-step, in order
                 try:
                     tool_insert(m)
