@@ -23,6 +23,7 @@ from loopspec.check.runner import check_file
 from loopspec.check.state import StopCheck
 from loopspec.check.synthetic import generate
 from loopspec.check.verdict import CheckOptions, LogResult
+from loopspec.log.tool_errors import SYNTHETIC_RESULT
 
 Event = dict[str, object]
 Log = list[Event]
@@ -45,10 +46,25 @@ def valid_logs(draw: st.DrawFn, max_events: int = 120) -> Log:
 
 
 def renumber(log: Log) -> Log:
-    """seq made contiguous again, so a mutation is judged on more than LOG-2."""
+    """seq made contiguous again, so a mutation is judged on more than LOG-2; what names a seq (a
+    ``sourceEventSeqs`` citation, the seq ending a crash-repair result's id) follows its event, as a
+    writer numbering the mutated log would write it, so one fault stays one."""
     out = [copy.deepcopy(e) for e in log]  # one copy per element: a duplicate must not stay aliased
+    moved: dict[int, int] = {}
     for index, event in enumerate(out):
-        event["seq"] = index
+        seq = event.get("seq")
+        if type(seq) is int:  # a mutated seq may be any JSON value
+            moved.setdefault(seq, index)
+    for index, event in enumerate(out):
+        old, event["seq"] = event.get("seq"), index
+        cited = event.get("sourceEventSeqs")
+        if isinstance(cited, list):
+            event["sourceEventSeqs"] = [moved.get(c, c) if type(c) is int else c for c in cited]
+        data = event.get("data")
+        message = data.get("message") if isinstance(data, dict) else None
+        mid = message.get("id") if isinstance(message, dict) else None
+        if isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT) and mid.endswith(f"-{old}"):
+            message["id"] = f"{mid[: -len(str(old))]}{index}"  # type: ignore[index]
     return out
 
 

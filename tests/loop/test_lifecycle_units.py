@@ -25,7 +25,7 @@ from loopspec.data.notifications import AgentError
 from loopspec.log.events import SPLICED, SessionEvent
 from loopspec.log.reader import read_events
 from loopspec.log.session import SessionLog
-from loopspec.log.tool_errors import tool_error
+from loopspec.log.tool_errors import RESULT_TEXTS, tool_error
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
 from loopspec.loop.consumed_work import fold_consumed_work
@@ -211,7 +211,7 @@ def synthetic(call: str, seq: int, code: str) -> dict[str, Any]:
             {
                 "type": "tool-result",
                 "toolCallId": call,
-                "content": [{"type": "text", "text": f"{code}: the session was interrupted"}],
+                "content": [{"type": "text", "text": RESULT_TEXTS[code]}],
                 "isError": True,
             }
         ],

@@ -90,3 +90,60 @@ def test_only_a_failure_leaves_calls_unanswered() -> None:
     agent, written = _turn(START, ANNOUNCE, cmd.StepResult("fail"))
     assert written[-1] == ["step/end", "turn/end"]
     assert [k for k, _, _ in _tool_events(agent)] == ["call"]
+
+
+def _results(agent: Agent) -> list[SessionEvent]:
+    return [e for e in agent.log.events if e.type == "tool/result"]
+
+
+def _data(event: SessionEvent) -> Any:
+    return thaw(event.data)  # the model's own records: their shape is known
+
+
+def _text(event: SessionEvent) -> tuple[bool, str]:
+    data: Any = thaw(event.data)
+    block = data["message"]["content"][0]
+    return block["isError"], block["content"][0]["text"]
+
+
+@pytest.mark.rule("CANCEL-5", "LOG-9")
+@given(kind=st.sampled_from(cmd.STEP_KINDS), started=st.lists(st.booleans(), min_size=1, max_size=3),
+       abort=st.booleans())
+def test_every_tool_result_the_loop_writes_cites_its_tool_call(kind: str, started: list[bool], abort: bool) -> None:
+    """decisions H3: as the real appendToolResult, each result names its call's tool/call seq."""
+    calls = tuple(cmd.StepResult("tool-call", started=s) for s in started)
+    agent, _ = _turn(*calls, *((ABORT,) if abort else ()), cmd.StepResult(kind))
+    starts = {_data(e)["callId"]: e.seq for e in agent.log.events if e.type == "tool/call"}
+    for result in _results(agent):
+        call: Any = thaw(result.data)
+        assert result.surface_op == "append"
+        assert result.source_event_seqs == (starts[call["message"]["source"]["callId"]],)
+
+
+@pytest.mark.rule("CANCEL-5")
+def test_a_skipped_call_is_answered_as_the_real_writer_answers_it() -> None:
+    agent, _ = _turn(ANNOUNCE, ABORT, cmd.StepResult("stop"))
+    (skipped,) = _results(agent)
+    assert _data(skipped)["error"] == {"name": "AbortError", "code": "ABORTED_BEFORE_DISPATCH"}
+    assert _text(skipped) == (True, "Error: tool call aborted before dispatch")
+    assert skipped.source_event_seqs == (skipped.seq - 1,)
+
+
+@pytest.mark.rule("REPAIR-1", "REPAIR-3")
+def test_crash_repair_writes_the_real_closers_text_and_cites_only_a_started_call() -> None:
+    agent, _ = _turn(START, ANNOUNCE, cmd.Restart())
+    started, announced = _results(agent)
+    call_seq = next(e.seq for e in agent.log.events if e.type == "tool/call")
+    assert started.source_event_seqs == (call_seq,)
+    assert announced.source_event_seqs is None
+    assert started.surface_op == announced.surface_op == "append"
+    for result, code in ((started, "TOOL_OUTCOME_UNKNOWN"), (announced, "TOOL_NOT_STARTED")):
+        data: Any = thaw(result.data)
+        assert data["message"]["id"] == f"interrupted-tool-result-{data['message']['source']['callId']}-{result.seq}"
+        assert data["error"]["code"] == code
+    assert _text(started) == (True, "The tool call was interrupted after it was recorded, but no result was durably "
+                              "recorded. Its outcome is unknown. Decide whether to retry from the tool semantics: "
+                              "retry only if the operation is read-only or idempotent; if it may have side effects, "
+                              "first verify external state or ask the user. Do not retry blindly.")
+    assert _text(announced) == (True, "The tool call was interrupted before the Harness recorded it as started. "
+                                "Retry it if it is still needed.")

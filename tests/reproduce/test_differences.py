@@ -52,8 +52,10 @@ CASES: list[tuple[str, str, Change, str, int | None, int | None, str]] = [
      LIVE, 33, None, "NOTIFY-2"),
     ("resume_crash_mid_turn", "repair's turn/end", lambda f: edit(
         f.events, 13, lambda x: _with(x, data={"turn": 1, "reason": {"kind": "aborted"}})), EVENTS, 13, 12, "END-1"),
-    ("single_followup", "a user/message body", lambda f: edit(
-        f.events, 5, lambda x: _with(x, data={**x["data"], "role": "user", "extra": 1})),  # type: ignore[dict-item]
+    # A changed body alone is a listener's rewrite that keeps the id (decisions E2: the decided
+    # record names ids only, the bodies come from the step's user/message); another id is not.
+    ("single_followup", "a user/message id", lambda f: edit(
+        f.events, 5, lambda x: _with(x, data={**x["data"], "id": "u9"})),  # type: ignore[dict-item]
      EVENTS, 5, 4, "DECIDE-8"),
     ("single_followup", "final inbox", lambda f: _final(f, '"nextTurn": []', '"nextTurn": ["u1"]'),
      FINAL, None, None, "FOLD-5"),

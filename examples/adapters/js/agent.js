@@ -15,6 +15,16 @@ const DECIDING = 'deciding';
 const STEPPING = 'stepping';
 const STOPPING = 'stopping';
 
+// REPAIR-1: crash repair's text per code, fixed sentences of the real writer (wire values).
+const REPAIR_TEXTS = {
+  TOOL_OUTCOME_UNKNOWN:
+    'The tool call was interrupted after it was recorded, but no result was durably recorded. Its outcome ' +
+    'is unknown. Decide whether to retry from the tool semantics: retry only if the operation is read-only ' +
+    'or idempotent; if it may have side effects, first verify external state or ask the user. Do not retry ' +
+    'blindly.',
+  TOOL_NOT_STARTED: 'The tool call was interrupted before the Harness recorded it as started. Retry it if it is still needed.',
+};
+
 // CANCEL-4: a disposed agent never replays a latched wake.
 function isDisposed(cause) {
   return cause !== null && typeof cause === 'object' && cause.kind === 'disposed';
@@ -141,6 +151,8 @@ class Agent {
     if (result.kind === 'stop') stepEnd = 'completed';
     if (result.kind === 'max-tokens') stepEnd = 'max-tokens';
     if (result.kind === 'tool-calls') {
+      // RESULT-2: each tool's result is committed before its context is spliced into next-step.
+      this.answerCalls();
       for (const m of result.context || []) {
         try {
           this.inbox.splice(NEXT_STEP, Infinity, 0, [m]); // RESULT-2: a public insertion at the end
@@ -201,7 +213,7 @@ class Agent {
     const run = this.run;
     const waiting = run.calls.find((c) => !c.started);
     if (waiting === undefined) return undefined;
-    this.session.append('tool/call', { turn: run.turn, step: run.step, callId: waiting.id, name: 'tool', arguments: '{}' });
+    waiting.seq = this.session.append('tool/call', { turn: run.turn, step: run.step, callId: waiting.id, name: 'tool', arguments: '{}' }).seq;
     waiting.started = true;
     return undefined;
   }
@@ -211,11 +223,12 @@ class Agent {
   answerCalls(count = Infinity) {
     const run = this.run;
     const done = run.calls.slice(0, count);
-    for (const { id, started } of done) {
-      if (!started) this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' });
+    for (const { id, started, seq } of done) {
+      const callSeq = started ? seq : this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' }).seq;
       const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text: 'done' }], isError: false }];
       const message = { id: `tool-result-${id}`, role: 'user', source: { kind: 'tool', callId: id }, content };
-      this.session.append('tool/result', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append' });
+      // Every tool/result cites its call's tool/call (decisions H3).
+      this.session.append('tool/result', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append', sourceEventSeqs: [callSeq] });
     }
     run.calls = run.calls.slice(done.length);
     return undefined;
@@ -225,13 +238,13 @@ class Agent {
   skipCalls() {
     const run = this.run;
     for (const { id } of run.calls) {
-      this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' });
-      const text = 'tool call aborted before dispatch';
+      const callSeq = this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' }).seq;
+      const text = 'Error: tool call aborted before dispatch';
       const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text }], isError: true }];
       const message = { id: `tool-result-${id}`, role: 'user', source: { kind: 'tool', callId: id }, content };
-      const error = { name: 'AbortError', code: 'TOOL_ABORTED_BEFORE_DISPATCH' };
+      const error = { name: 'AbortError', code: 'ABORTED_BEFORE_DISPATCH' };
       const data = { turn: run.turn, step: run.step, message, error };
-      this.session.append('tool/result', data, { surfaceOp: 'append' });
+      this.session.append('tool/result', data, { surfaceOp: 'append', sourceEventSeqs: [callSeq] });
     }
     run.calls = [];
   }
@@ -269,31 +282,34 @@ class Agent {
     const events = this.session.events;
     let openTurn = null;
     let openStep = null;
-    let pending = new Map(); // call id -> its tool started (a tool/call was written)
+    let pending = new Map(); // call id -> the seq of its tool/call, or null while it has not started
     for (const e of events) {
       if (e.type === 'turn/start') [openTurn, openStep, pending] = [e.data.turn, null, new Map()];
       else if (e.type === 'turn/end') [openTurn, openStep, pending] = [null, null, new Map()];
       else if (e.type === 'step/start') [openStep, pending] = [e.data.step, new Map()];
       else if (e.type === 'step/end') [openStep, pending] = [null, new Map()];
       else if (e.type === 'assistant/message') {
-        for (const b of e.data.message.content) if (b.type === 'tool-call') pending.set(b.id, false);
-      } else if (e.type === 'tool/call') pending.set(e.data.callId, true);
+        for (const b of e.data.message.content) if (b.type === 'tool-call') pending.set(b.id, null);
+      } else if (e.type === 'tool/call') pending.set(e.data.callId, e.seq);
       else if (e.type === 'tool/result') pending.delete(e.data.message.source.callId);
       if (e.type === 'turn/start') this.lastTurn = e.data.turn;
     }
     if (openTurn !== null) {
       const time = this.session.lastTime; // REPAIR-3
       // REPAIR-1: one synthetic error result per announced or started call nothing answered.
-      for (const [callId, started] of pending) {
+      for (const [callId, callSeq] of pending) {
+        const started = callSeq !== null;
         const code = started ? 'TOOL_OUTCOME_UNKNOWN' : 'TOOL_NOT_STARTED';
         const error = { name: started ? 'ToolOutcomeUnknownError' : 'ToolNotStartedError', code };
         const seq = this.session.nextSeq;
-        const text = `${code}: the session was interrupted`;
+        const text = REPAIR_TEXTS[code];
         const message = {
           id: `interrupted-tool-result-${callId}-${seq}`, role: 'user', source: { kind: 'tool', callId },
           content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError: true }],
         };
-        this.session.appendAt('tool/result', { turn: openTurn, step: openStep, message, error }, time, { surfaceOp: 'append' });
+        // The real closer cites the call's tool/call only when it has one (decisions H3).
+        const envelope = started ? { surfaceOp: 'append', sourceEventSeqs: [callSeq] } : { surfaceOp: 'append' };
+        this.session.appendAt('tool/result', { turn: openTurn, step: openStep, message, error }, time, envelope);
       }
       if (openStep !== null) this.session.appendAt('step/end', { turn: openTurn, step: openStep }, time);
       this.session.appendAt('turn/end', { turn: openTurn, reason: { kind: 'interrupted' } }, time);

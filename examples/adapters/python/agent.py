@@ -13,6 +13,17 @@ from collections.abc import Callable
 from inbox import NEXT_STEP, NEXT_TURN, Inbox, Refused, Session
 
 IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
+# REPAIR-1: crash repair's text per code, fixed sentences of the real writer (wire values).
+REPAIR_TEXTS = {
+    "TOOL_OUTCOME_UNKNOWN": (
+        "The tool call was interrupted after it was recorded, but no result was durably recorded. Its outcome "
+        "is unknown. Decide whether to retry from the tool semantics: retry only if the operation is read-only "
+        "or idempotent; if it may have side effects, first verify external state or ask the user. Do not retry "
+        "blindly."
+    ),
+    "TOOL_NOT_STARTED": "The tool call was interrupted before the Harness recorded it as started. Retry it if it is "
+                        "still needed.",
+}
 ANSWERS = {"decide": DECIDING, "step-result": STEPPING, "turn-stopping": STOPPING}
 Emit = Callable[[tuple[str, dict]], None]
 
@@ -140,6 +151,8 @@ class Agent:
             self.close_step()
             return self.fail(result["error"], result["code"])
         if kind == "tool-calls":
+            self.answer(turn, turn.calls)  # RESULT-2: the results are committed before the tools' context
+            turn.calls = []
             for m in result["context"]:  # RESULT-2: public insertions at the end of next-step, in order
                 try:
                     tool_insert(m)
@@ -167,11 +180,11 @@ class Agent:
             message = {"id": f"assistant-{call}", "role": "assistant", "content": [block], "source": {"kind": "model"}}
             self.session.append("assistant/message", {"turn": turn.number, "step": turn.step, "message": message},
                                 surface_op="append")
-            turn.calls.append([call, False])
+            turn.calls.append([call, False, None])  # id, started, its tool/call's seq
         if kind == "tool-start" or (kind == "tool-call" and started):  # LOG-11: the oldest not started starts
             waiting = next((c for c in turn.calls if not c[1]), None)  # the oldest not started
             if waiting is not None:
-                self.session.append("tool/call", _tool_call(turn, waiting[0]))
+                waiting[2] = self.session.append("tool/call", _tool_call(turn, waiting[0]))["seq"]
                 waiting[1] = True
         elif kind == "tool-result" and turn.calls:  # the oldest pending call's tool finished
             self.answer(turn, turn.calls[:1])
@@ -180,18 +193,19 @@ class Agent:
     def answer(self, turn: Turn, calls: list[list], skipped: list[list] | None = None) -> None:
         """Each call's tool/result, in call order (its tool/call first if it had not started); a
         ``skipped`` call (an aborted step's, never started) gets an error result (CANCEL-5)."""
-        for (call, started), skip in [(c, False) for c in calls] + [(c, True) for c in skipped or []]:
+        for (call, started, call_seq), skip in [(c, False) for c in calls] + [(c, True) for c in skipped or []]:
             if not started:
-                self.session.append("tool/call", _tool_call(turn, call))
-            text = "tool call aborted before dispatch" if skip else "done"
+                call_seq = self.session.append("tool/call", _tool_call(turn, call))["seq"]
+            text = "Error: tool call aborted before dispatch" if skip else "done"
             content = [{"type": "tool-result", "toolCallId": call, "content": [{"type": "text", "text": text}],
                         "isError": skip}]
             message = {"id": f"tool-result-{call}", "role": "user", "source": {"kind": "tool", "callId": call},
                        "content": content}
             data = {"turn": turn.number, "step": turn.step, "message": message}
             if skip:
-                data["error"] = {"name": "AbortError", "code": "TOOL_ABORTED_BEFORE_DISPATCH"}
-            self.session.append("tool/result", data, surface_op="append")
+                data["error"] = {"name": "AbortError", "code": "ABORTED_BEFORE_DISPATCH"}
+            # Every tool/result cites its call's tool/call (decisions H3).
+            self.session.append("tool/result", data, surface_op="append", source_event_seqs=[call_seq])
 
     def turn_stopping(self, run_actions: Callable[[], str | None], raises: str | None) -> None:
         turn = self.expect("turn-stopping")
@@ -240,7 +254,7 @@ class Agent:
         """A new process loads the log: close the open turn, mark the seed, fold the inbox."""
         events = self.session.events
         open_turn = open_step = None
-        pending: dict[str, bool] = {}  # call id -> its tool started (REPAIR-1)
+        pending: dict[str, int | None] = {}  # call id -> its tool/call's seq, None if not started (REPAIR-1)
         for e in events:
             kind, data = e["type"], e["data"]
             if kind == "turn/start":
@@ -252,24 +266,27 @@ class Agent:
             elif kind == "step/end":
                 open_step, pending = None, {}
             elif kind == "assistant/message":
-                pending.update({b["id"]: False for b in data["message"]["content"] if b.get("type") == "tool-call"})
+                pending.update({b["id"]: None for b in data["message"]["content"] if b.get("type") == "tool-call"})
             elif kind == "tool/call":
-                pending[data["callId"]] = True
+                pending[data["callId"]] = e["seq"]
             elif kind == "tool/result":
                 pending.pop(data["message"]["source"].get("callId"), None)
         if events:
             self.session.clock = max(self.session.clock, max(e["time"] for e in events))
         if open_turn is not None:
             time = events[-1]["time"]  # REPAIR-3: the closers carry the last event's time
-            for call, started in pending.items():  # REPAIR-1: a synthetic error result per pending call
+            for call, call_seq in pending.items():  # REPAIR-1: a synthetic error result per pending call
+                started = call_seq is not None
                 code = "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED"
                 error = {"name": "ToolOutcomeUnknownError" if started else "ToolNotStartedError", "code": code}
                 result = {"type": "tool-result", "toolCallId": call, "isError": True,
-                          "content": [{"type": "text", "text": f"{code}: the session was interrupted"}]}
+                          "content": [{"type": "text", "text": REPAIR_TEXTS[code]}]}
                 message = {"id": f"interrupted-tool-result-{call}-{len(events)}", "role": "user",
                            "source": {"kind": "tool", "callId": call}, "content": [result]}
+                # The real closer cites the call's tool/call only when it has one (decisions H3).
                 self.session.append("tool/result", {"turn": open_turn, "step": open_step, "message": message,
-                                                    "error": error}, surface_op="append", time=time)
+                                                    "error": error}, surface_op="append", time=time,
+                                    source_event_seqs=[call_seq] if started else None)
             if open_step is not None:
                 self.session.append("step/end", {"turn": open_turn, "step": open_step}, time=time)
             self.session.append("turn/end", {"turn": open_turn, "reason": {"kind": "interrupted"}}, time=time)

@@ -32,7 +32,8 @@ class Session:
         self.clock = CLOCK_START
         self.emit = emit
 
-    def append(self, etype: str, data: object, surface_op: str | None = None, time: int | None = None) -> dict:
+    def append(self, etype: str, data: object, surface_op: str | None = None, time: int | None = None,
+               source_event_seqs: list[int] | None = None) -> dict:
         """Append one event; `time` given only for crash repair's closers (REPAIR-3), else the clock ticks."""
         if time is None:
             self.clock += 1
@@ -40,6 +41,8 @@ class Session:
         event = {"type": etype, "seq": len(self.events), "time": time, "data": data}
         if surface_op is not None:
             event["surfaceOp"] = surface_op
+        if source_event_seqs is not None:
+            event["sourceEventSeqs"] = source_event_seqs
         self.events.append(event)
         self.emit(("event", event))
         return event

@@ -15,8 +15,9 @@ side.  At ``step/end`` :func:`close_step` reads those events into :attr:`CheckSt
   meanwhile makes another boundary, whose claim comes first (RESULT-6, and no decision — so no
   ``blocked`` — without that claim, DECIDE-5);
 * a tool call left unanswered means a failure (an abort answers every call, CANCEL-5): its
-  ``turn/end`` ``error`` comes next (RESULT-7); a call skipped before dispatch means an abort: its
-  ``turn/end`` ``aborted`` comes next (CANCEL-5); a step that had to enter something and entered
+  ``turn/end`` ``error`` comes next (RESULT-7); a call skipped before dispatch (or a started one
+  the abort reached before its tool body ran: the same error) means an abort: its ``turn/end``
+  ``aborted`` comes next (CANCEL-5); a step that had to enter something and entered
   nothing and made no model call was aborted or failed: its ``turn/end`` (aborted or error) comes
   next (STEP-4, DECIDE-6) — in each case or crash repair's ``interrupted`` when a crash fell
   between the two appends; crash repair that answered some open calls before closing the step
@@ -59,7 +60,7 @@ def close_step(st: CheckState) -> None:
                    "error tool/result for every call the step announced or started that nothing answered, before "
                    "its step/end.")
         st.after = ANY
-    elif st.skipping:
+    elif st.skipping or st.abort_reached:
         if st.unanswered:
             st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {st.unanswered} unanswered after "
                        "a skipped call (a tool/result with code TOOL_ABORTED_BEFORE_DISPATCH shows the step was "

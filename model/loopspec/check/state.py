@@ -45,12 +45,14 @@ class CheckState:
     """Everything the checker knows about one log at one point of it."""
 
     __slots__ = (
+        "abort_reached",
         "after",
         "after_calls",
         "after_end_seed",
         "announced",
         "answer_calls",
         "answered",
+        "call_seqs",
         "calls",
         "chain",
         "claim_batch",
@@ -117,6 +119,7 @@ class CheckState:
         self.entered = 0  # STEP-3/STEP-4: user/message events of the open step
         self.model_started = False
         self.calls: set[str] = set()  # LOG-4: tool/call ids of the open step
+        self.call_seqs: dict[str, int] = {}  # LOG-4, REPAIR-1: the seq of each call's tool/call in the open step
         self.announced: set[str] = set()
         self.answered: set[str] = set()  # RESULT-7: call ids the open step's tool/results answer
         self.answer_calls: tuple[str, ...] | None = None  # tool calls of the step's last assistant/message
@@ -124,6 +127,7 @@ class CheckState:
         self.unanswered: list[str] = []  # LOG-11: its announced or started calls not answered, in call order
         self.started_at: tuple[int, str] | None = None  # CANCEL-5: the seq and call of the last tool/call
         self.skipping = False  # CANCEL-5: the open step answered a call skipped by its abort
+        self.abort_reached = False  # CANCEL-5: a started call's result with the skipped code: the step was aborted
         self.latch_stash = False  # TURN-5: nt_send_in_turn before the last tool/call (a skipped one keeps it)
         self.needs_entry = False  # STEP-4, DECIDE-6: the open step must enter a message
         self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the open step

@@ -13,7 +13,14 @@ from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import open_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import LOG_10_WHY, after_skipping
-from loopspec.log.tool_errors import REPAIR_CODES, SYNTHETIC_RESULT, TOOL_ERROR_NAMES, error_fields
+from loopspec.log.tool_errors import (
+    REPAIR_CODES,
+    SYNTHETIC_RESULT,
+    TOOL_ERROR_NAMES,
+    citation,
+    error_fields,
+    synthetic_shape,
+)
 
 
 def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
@@ -207,14 +214,26 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
         # Repair names what it knows: a call whose tool/call it read ran with an unknown outcome,
         # one it only saw announced never started (repair.ts, v0.1.5/v0.1.7).
         owed = "TOOL_NOT_STARTED" if ids[0] in st.unstarted else "TOOL_OUTCOME_UNKNOWN"
+        problem = synthetic_shape(event, ids[0], owed, st.call_seqs.get(ids[0]))
         if code != owed:
             st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r} with error.code {code!r}, owed {owed}",
                        "Crash repair answers a call whose tool/call the log holds with TOOL_OUTCOME_UNKNOWN, and "
                        "one only announced with TOOL_NOT_STARTED.")
+        elif problem is not None:
+            st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r}: {problem}", _REPAIR_SHAPE_WHY)
+    elif not synthetic and len(ids) == 1 and ids[0] in st.call_seqs:
+        problem = citation(event, st.call_seqs[ids[0]])
+        if problem is not None:
+            st.violate("LOG-4", f"tool/result for call {ids[0]!r}: {problem}",
+                       "The loop writes each tool result naming the tool/call it answers in sourceEventSeqs.")
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")
-    step_calls.answer(st, ids, seq, code, synthetic, name)  # LOG-11, CANCEL-5
+    step_calls.answer(st, ids, seq, code, synthetic, name, data)  # LOG-11, CANCEL-5
     st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
     st.announced.difference_update(ids)
 
+
+_REPAIR_SHAPE_WHY = ("Crash repair writes each synthetic result with the id interrupted-tool-result-<call>-<its own "
+                     "seq>, one error tool-result block holding its code's fixed sentence, and sourceEventSeqs "
+                     "naming the call's tool/call exactly when the log holds one.")

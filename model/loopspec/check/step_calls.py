@@ -11,15 +11,17 @@ the oldest announced call not started yet, and the call a ``tool/result`` answer
 oldest one not answered yet — crash repair's synthetic results (REPAIR-1) and an aborted step's
 skipped calls included.  An abort starts nothing more: the tools already started finish and are
 answered (sends and cancels may come in between), then each call never started gets a
-``tool/call`` and right after it an error ``tool/result`` with code ``TOOL_ABORTED_BEFORE_DISPATCH``,
-and the step and turn close with nothing else in between.  A send that an announcement or a
+``tool/call`` and right after it an error ``tool/result`` with code ``ABORTED_BEFORE_DISPATCH``,
+and the step and turn close with nothing else in between.  A started call that the abort reached
+before its tool body ran is answered with that same error (the real tool runtime's), so only a
+result right after its own ``tool/call`` is read as a skipped call.  A send that an announcement or a
 dispatched start follows came before the abort, so it latched no wake (TURN-5).
 """
 
 from __future__ import annotations
 
 from loopspec.check.state import CheckState
-from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES
+from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES, skipped_shape
 
 LOG_10_WHY = ("A step's model answer announces each tool call once (assistant/message), its tool starts it once "
               "(tool/call) and answers it once (tool/result).")
@@ -28,8 +30,8 @@ LOG_11_WHY = ("The tool phase starts a step's calls in the order the model annou
               "earlier call of the step; crash repair and an aborted step answer what is left in that order too.")
 CANCEL_5_WHY = ("An abort during the tool phase starts no further call: the started tools finish and are answered, "
                 "then each call never started gets its tool/call and, right after it, an error tool/result with "
-                "code TOOL_ABORTED_BEFORE_DISPATCH, in call order; then step/end and the aborted turn/end follow "
-                "with nothing in between. That code is written nowhere else.")
+                "code ABORTED_BEFORE_DISPATCH (error AbortError, text 'Error: tool call aborted before dispatch'), in "
+                "call order; then step/end and the aborted turn/end follow with nothing in between.")
 
 
 def announce(st: CheckState, calls: tuple[str, ...]) -> None:
@@ -50,12 +52,14 @@ def start(st: CheckState, call: str, seq: int) -> None:
     elif call not in st.unanswered:
         st.unanswered.append(call)  # LOG-10 reports a start of a call never announced
     st.started_at = (seq, call)
+    st.call_seqs.setdefault(call, seq)  # what its result cites (a second start is LOG-10's)
     # TURN-5: no call starts after an abort, so a send before this start latched nothing, unless
     # this is a skipped call's tool/call (its result, next, gives the send back: skipped_pair).
     st.latch_stash, st.nt_send_in_turn = st.nt_send_in_turn, False
 
 
-def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool, name: object) -> None:
+def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool, name: object,
+           data: object) -> None:
     """A ``tool/result`` answering ``ids``: the oldest calls not answered yet (LOG-11); an aborted
     step's skipped call right after its ``tool/call`` and, once one is skipped, only more (CANCEL-5)."""
     for call in ids:
@@ -67,7 +71,15 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
         if synthetic and call in st.unstarted:
             st.unstarted.remove(call)
     if code == SKIPPED_CODE and not synthetic:
-        _skipped_pair(st, ids, seq)
+        if len(ids) == 1 and st.started_at == (seq - 1, ids[0]):
+            _skipped_pair(st)
+            problem = skipped_shape(data)
+            if problem is not None:
+                st.violate("CANCEL-5", f"skipped call {ids[0]!r}'s tool/result: {problem}", CANCEL_5_WHY)
+        # else a drained call the abort reached before its tool body ran: the same error, an
+        # ordinary answer (the real runtime's toolAbortedBeforeDispatchResult), but the step was
+        # aborted all the same, so its turn ends aborted (outcome.close_step).
+        st.abort_reached = True
         if name != TOOL_ERROR_NAMES[SKIPPED_CODE]:
             st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} and error.name {name!r}, owed "
                        f"{TOOL_ERROR_NAMES[SKIPPED_CODE]}", CANCEL_5_WHY)
@@ -76,12 +88,8 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
                    "before it shows the step was aborted)", CANCEL_5_WHY)
 
 
-def _skipped_pair(st: CheckState, ids: list[str], seq: int) -> None:
-    if len(ids) != 1 or st.started_at != (seq - 1, ids[0]):
-        st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} for {ids}, not right after the tool/call of "
-                   "its call", CANCEL_5_WHY)
-    else:
-        st.nt_send_in_turn = st.latch_stash  # TURN-5: the skipped call's tool/call says nothing of the abort
+def _skipped_pair(st: CheckState) -> None:
+    st.nt_send_in_turn = st.latch_stash  # TURN-5: the skipped call's tool/call says nothing of the abort
     st.skipping = True
 
 
@@ -99,4 +107,6 @@ def reset(st: CheckState) -> None:
     st.unstarted = []
     st.unanswered = []
     st.started_at = None
+    st.call_seqs = {}
     st.skipping = False
+    st.abort_reached = False

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 
-from loopspec.log.tool_errors import SKIPPED_CODE, tool_error
+from loopspec.log.tool_errors import RESULT_TEXTS, SKIPPED_CODE, tool_error
 
 Choose = Callable[[int], int]
 Event = dict[str, object]
@@ -205,7 +205,7 @@ class _Session:
             message = {"id": f"interrupted-tool-result-{call}-{self.seq}", "role": "user",
                        "source": {"kind": "tool", "callId": call},
                        "content": [{"type": "tool-result", "toolCallId": call, "isError": True,
-                                    "content": [{"type": "text", "text": "TOOL_NOT_STARTED"}]}]}
+                                    "content": [{"type": "text", "text": RESULT_TEXTS["TOOL_NOT_STARTED"]}]}]}
             self.write("tool/result", {"turn": turn, "step": step, "message": message,
                                        "error": tool_error("TOOL_NOT_STARTED")},
                        same_time=True, surfaceOp="append")
@@ -217,7 +217,7 @@ class _Session:
 
     def result(self, turn: int, step: int | None, call: str, call_seq: int, skipped: bool = False) -> None:
         """A call's tool/result; a skipped one is the error an aborted step writes (CANCEL-5)."""
-        content = [{"type": "text", "text": "tool call aborted before dispatch"}] if skipped else []
+        content = [{"type": "text", "text": RESULT_TEXTS[SKIPPED_CODE]}] if skipped else []
         data: Event = {"turn": turn, "step": step, "message": {
             "id": f"r{self.seq}", "role": "user", "source": {"kind": "tool", "callId": call},
             "content": [{"type": "tool-result", "toolCallId": call, "content": content, "isError": skipped}]}}

@@ -16,7 +16,10 @@ envelope's ``surfaceOp`` and ``sourceEventSeqs`` — except
 * tool events (``assistant/message``, ``tool/call``, ``tool/result``) stand for model traffic the
   model does not simulate; they are compared on what the rules read: their turn and step, the call
   ids they announce, start or answer, ``surfaceOp``, for crash repair's synthetic results the id
-  prefix and the code, and whether a result carries an aborted step's skipped-call code (CANCEL-5);
+  prefix and the code, whether a result carries an aborted step's skipped-call code (CANCEL-5),
+  and whether a result has the rest of the real writer's shape, each judged within its own log
+  (decisions H3: the citation of its ``tool/call``; repair's id seq, error block and sentence; a
+  skipped call's text);
 * event types the model does not own and no rule constrains (LOG-6) are passed over;
 * the model call's own traffic (``request/*``, ``assistant/chunk``, ``assistant/attempt``, an
   ``assistant/message`` announcing no tool call) is what the model's stepping phase abstracts: it
@@ -48,8 +51,11 @@ from loopspec.explore.judge_compare import (
     TURN_SCOPED,
     announces_raw,
     call_numbers,
+    call_seqs,
+    model_call_seq,
     same_event,
     same_json,
+    tool_result_call,
     traffic_envelope,
 )
 from loopspec.explore.judge_moves import Moves
@@ -57,7 +63,7 @@ from loopspec.explore.judge_scope import scope_limit
 from loopspec.log.events import SessionEvent
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
-from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED
+from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_RESULT
 from loopspec.loop.state import Agent
 from loopspec.loop.table import STEPPING
 from loopspec.statespace.canon import Renaming, agent_key
@@ -99,6 +105,7 @@ class JudgeSpace:
         self.positions = positions  # index in the whole log of each event the model must write
         self.moves = Moves([raws[i] for i in positions])
         self.calls = call_numbers(raws)
+        self.call_seqs = call_seqs(raws)
         self.deepest = 0
 
     def root(self) -> JudgeState:
@@ -128,7 +135,9 @@ class JudgeSpace:
                 tr = lifecycle.step(before, command)
             except CommandRefused:
                 continue
-            written = len(self._matched(tr.events, pos, isinstance(command, cmd.Restart)))
+            aborted = before.running is not None and before.running.aborted is not None
+            written = len(self._matched(tr.events, pos, isinstance(command, cmd.Restart), aborted,
+                                        tr.agent.log.events))
             remaining = len(self.positions) - pos
             if written == len(tr.events):
                 self.deepest = max(self.deepest, pos + written)
@@ -147,7 +156,8 @@ class JudgeSpace:
                 crashed: JudgeState = (Crashed(Agent(log=log)), pos + written)
                 yield Edge(command, 1, crashed, self.key(crashed))
 
-    def _matched(self, events: tuple[SessionEvent, ...], pos: int, restart: bool) -> list[SessionEvent]:
+    def _matched(self, events: tuple[SessionEvent, ...], pos: int, restart: bool, aborted: bool,
+                 log: tuple[SessionEvent, ...]) -> list[SessionEvent]:
         """The longest prefix of ``events`` that the log has from ``pos`` on."""
         out: list[SessionEvent] = []
         for offset, event in enumerate(events):
@@ -156,7 +166,11 @@ class JudgeSpace:
             index = self.positions[pos + offset]
             closer = restart and event.type != END_SEED
             previous = self.raws[index - 1] if index > 0 else None
-            if not same_event(event, self.raws[index], previous, closer, self.calls[index]):
+            seqs: tuple[int | None, int | None] = (None, None)
+            if event.type == TOOL_RESULT:  # H3: what each log's result cites
+                raw_call = tool_result_call(self.raws[index])
+                seqs = (model_call_seq(log, event), self.call_seqs[index].get(raw_call) if raw_call else None)
+            if not same_event(event, self.raws[index], previous, closer, self.calls[index], aborted, seqs):
                 break
             out.append(event)
         return out

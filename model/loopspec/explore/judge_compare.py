@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from loopspec.data.json_value import JsonObject
 from loopspec.explore.judge_moves import TOOL_TYPES
 from loopspec.log.events import SessionEvent
-from loopspec.log.tool_errors import SKIPPED_CODE, SYNTHETIC_RESULT, error_fields
+from loopspec.log.tool_errors import (
+    REPAIR_CODES,
+    SKIPPED_CODE,
+    SYNTHETIC_RESULT,
+    TOOL_ERROR_NAMES,
+    citation,
+    error_fields,
+    skipped_shape,
+    synthetic_shape,
+)
 from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_CALL, TOOL_RESULT
 
 UNSUPPORTED = frozenset({"system/message"})  # v0.1.5's entry placement (VARIANT-1)
@@ -17,13 +27,18 @@ ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
 
 
 def same_event(model: SessionEvent, raw: dict[str, object], previous: dict[str, object] | None,
-               closer: bool, calls: dict[str, int] | None = None) -> bool:
+               closer: bool, calls: dict[str, int] | None = None, aborted: bool = False,
+               call_seqs: tuple[int | None, int | None] = (None, None)) -> bool:
+    """Whether the model's ``model`` is the log's ``raw``; ``aborted``: the model's turn was aborted
+    before the command that wrote it (CANCEL-5's drain); ``call_seqs``: the seq of the answered
+    call's ``tool/call`` in the model's log and in the log judged (a ``tool/result``'s citation)."""
     if raw.get("type") != model.type:
         return False
     if closer and previous is not None and raw.get("time") != previous.get("time"):
         return False  # REPAIR-3
     if model.type in TOOL_TYPES:
-        return tool_view(model.to_json()) == tool_view(raw, calls)
+        return (tool_view(model.to_json(), call_seq=call_seqs[0])
+                == tool_view(raw, calls, previous, aborted, call_seqs[1]))
     envelope = model.to_json()
     if model.type == END_SEED and raw.get("data") == {"inherited": True}:
         return _same_envelope(envelope, raw)  # VARIANT-3: v0.1.5's marker, the same marker
@@ -34,11 +49,16 @@ def _same_envelope(envelope: dict[str, object], raw: dict[str, object]) -> bool:
     return all(same_json(envelope.get(k), raw.get(k)) and ((k in envelope) == (k in raw)) for k in ENVELOPE_EXTRAS)
 
 
-def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> object:
+def tool_view(event: dict[str, object], calls: dict[str, int] | None = None,
+              previous: dict[str, object] | None = None, aborted: bool = False,
+              call_seq: int | None = None) -> object:
     """What the rules read of a tool event (see the module docstring).
 
     Call ids are opaque names: ``calls`` numbers a log's ids by first appearance in their step; the
-    model's ids (``call-T.S.N``) carry that number themselves.
+    model's ids (``call-T.S.N``) carry that number themselves.  ``previous`` is the log's event
+    before a raw one (None for the model's events, whose skipped results always follow their call),
+    ``aborted`` whether the model's turn was aborted before it, and ``call_seq`` the seq of a
+    result's call's ``tool/call`` in its own log (None: it has none).
     """
     def name(call: object) -> object:
         if not isinstance(call, str):
@@ -73,9 +93,81 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None) -> 
                  # REPAIR-1 (decisions H3): repair's code says whether the call's tool/call was written,
                  # and each code has its error's name.
                  shown if synthetic else None,
-                 # CANCEL-5: only an aborted step's skipped call carries the code, always with AbortError.
-                 shown if error is not None and error[1] == SKIPPED_CODE else None]
+                 # CANCEL-5: an aborted step's skipped call carries the code, always with AbortError.
+                 _skipped_view(source, shown, error, previous, aborted),
+                 # H3: the rest of the real writer's shape, judged within each log.
+                 _shape_view(event, source, synthetic, error, call_seq)]
     return tuple(view)
+
+
+def _shape_view(event: dict[str, object], source: object, synthetic: bool, error: tuple[object, object] | None,
+                call_seq: int | None) -> object:
+    """Whether a result has the rest of the real writer's shape (decisions H3): crash repair's its
+    id, text and citation (REPAIR-1), a skipped call's its text (CANCEL-5), any other its citation
+    of its call's ``tool/call`` (LOG-4)."""
+    call = source.get("callId") if isinstance(source, dict) else None
+    code = error[1] if error is not None else None
+    if synthetic:
+        return code not in REPAIR_CODES or synthetic_shape(event, str(call), str(code), call_seq) is None
+    skipped = code == SKIPPED_CODE and skipped_shape(event.get("data")) is not None
+    return not skipped and citation(event, call_seq) is None
+
+
+def model_call_seq(events: tuple[SessionEvent, ...], result: SessionEvent) -> int | None:
+    """The seq of the ``tool/call`` a model-written ``tool/result`` answers, in the model's log."""
+    data = result.data.get("message") if isinstance(result.data, JsonObject) else None
+    source = data.get("source") if isinstance(data, JsonObject) else None
+    call = source.get("callId") if isinstance(source, JsonObject) else None
+    for event in reversed(events[: result.seq]):
+        if event.type in ("step/start", "turn/start"):
+            return None
+        if event.type == TOOL_CALL and isinstance(event.data, JsonObject) and event.data.get("callId") == call:
+            return event.seq
+    return None
+
+
+def tool_result_call(raw: dict[str, object]) -> str | None:
+    """The call a logged ``tool/result`` answers by its message's source (as crash repair reads it)."""
+    data = raw.get("data")
+    message = data.get("message") if isinstance(data, dict) else None
+    source = message.get("source") if isinstance(message, dict) else None
+    call = source.get("callId") if isinstance(source, dict) else None
+    return call if isinstance(call, str) else None
+
+
+def call_seqs(events: list[dict[str, object]]) -> list[dict[str, int]]:
+    """For each event, the seq of each ``tool/call`` of its step so far, by call id."""
+    out: list[dict[str, int]] = []
+    seqs: dict[str, int] = {}
+    for event in events:
+        kind = event.get("type")
+        if kind in ("step/start", "step/end", "turn/start", "turn/end"):
+            seqs = {}
+        elif kind == TOOL_CALL:
+            data = event.get("data")
+            call = data.get("callId") if isinstance(data, dict) else None
+            seq = event.get("seq")
+            if isinstance(call, str) and isinstance(seq, int) and call not in seqs:
+                seqs = {**seqs, call: seq}
+        out.append(seqs)
+    return out
+
+
+def _skipped_view(source: object, shown: object, error: tuple[object, object] | None,
+                  previous: dict[str, object] | None, aborted: bool) -> object:
+    """CANCEL-5's reading of a result's error: a skipped call's right after its ``tool/call``; a
+    started call the abort reached before its body ran gets the same error later, in an aborted
+    turn: an ordinary answer as the model's drain writes it, as long as it names the code's error
+    (AbortError)."""
+    if error is None or error[1] != SKIPPED_CODE:
+        return None
+    if previous is None:
+        return shown  # the model's own skipped result
+    data = previous.get("data")
+    call = source.get("callId") if isinstance(source, dict) else None
+    if previous.get("type") == TOOL_CALL and isinstance(data, dict) and data.get("callId") == call:
+        return shown
+    return None if aborted and error[0] == TOOL_ERROR_NAMES[SKIPPED_CODE] else shown
 
 
 def call_numbers(events: list[dict[str, object]]) -> list[dict[str, int]]:

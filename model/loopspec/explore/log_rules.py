@@ -35,6 +35,9 @@ NAME = "explored.events.jsonl"
 UNKEYED = frozenset({
     "file", "options", "line", "seq", "event", "events", "next_seq", "prev_time", "context", "violations",
     "repeats", "keys", "last_end", "claim_done", "last_effect", "claim_batch", "torn_tail", "inbox", "last_turn",
+    # The seqs of the open step's tool/calls: read only against the seq a result cites, and the
+    # model's results cite them from the same log, so states equal but for numbering cite alike.
+    "call_seqs",
 })
 _SLOTS = tuple(dict.fromkeys(s for cls in LogChecker.__mro__ for s in getattr(cls, "__slots__", ())))
 _COPIED = (list, set, dict, deque)

@@ -35,9 +35,11 @@ class SessionLog:
         return len(self.events)
 
     def append(
-        self, records: Iterable[Record], *, surface_op: Frozen = None
+        self, records: Iterable[Record], *, surface_op: Frozen = None,
+        source_event_seqs: tuple[int, ...] | None = None,
     ) -> tuple[SessionLog, tuple[SessionEvent, ...]]:
-        """Stamp ``records`` with consecutive seqs and clock ticks and append them."""
+        """Stamp ``records`` with consecutive seqs and clock ticks and append them (each with the
+        envelope's ``surface_op`` and ``source_event_seqs``)."""
         stamped: list[SessionEvent] = []
         clock = self.clock
         for offset, (etype, data) in enumerate(records):
@@ -49,6 +51,7 @@ class SessionLog:
                     clock,
                     data,
                     surface_op="append" if etype == "user/message" else surface_op,
+                    source_event_seqs=source_event_seqs,
                 )
             )
         new = tuple(stamped)

@@ -60,8 +60,11 @@ def _step_result(work: Work, command: cmd.Command, _: RunningTurn) -> None:
         work.raised = command.error
         work.code = command.code
     elif command.kind == "tool-calls":
-        # RESULT-2: the tools insert their context while the step runs, one public splice per
-        # message; a refused one is the tool throwing, after the earlier ones were written.
+        # RESULT-2: the tool phase commits each result and then splices that tool's context into
+        # next-step (real runGroup: appendToolResult, then acceptContext), so the calls still
+        # pending are answered first and the context follows, one public splice per message; a
+        # refused one is the tool throwing, after the earlier ones were written.
+        EFFECTS["answer-calls"](work, "")
         actions = tuple(cmd.Append(InboxTarget.NEXT_STEP, m) for m in command.context)
         work.raised = run_actions(work, actions, step)
 

@@ -16,6 +16,7 @@ from loopspec.data.messages import InboxTarget
 from loopspec.data.notifications import AgentError, Status, StatusChanged
 from loopspec.inbox import operations as ops
 from loopspec.inbox.fold import replay
+from loopspec.log.session import Record
 from loopspec.loop import commands as cmd
 from loopspec.loop import records as rec
 from loopspec.loop.pre_step import Enter
@@ -164,7 +165,21 @@ def _answer(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
     for call, started in calls:
         if not started:
             work.write(rec.tool_call(run.turn, run.step, call))
-        work.write(rec.tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+        write_tool_result(work, rec.tool_result(run.turn, run.step, call), call)
+
+
+def write_tool_result(work: Work, result: Record, call: str) -> None:
+    """Write ``call``'s ``tool/result`` citing its ``tool/call`` in ``sourceEventSeqs`` (decisions H3),
+    as the real appendToolResult does with the seq appendToolCall returned.  Calls start in call
+    order (LOG-11), so the step's n-th ``tool/call`` is its n-th call's."""
+    starts: list[int] = []
+    for event in reversed(work.agent.log.events):
+        if event.type == rec.STEP_START:
+            break
+        if event.type == rec.TOOL_CALL:
+            starts.append(event.seq)
+    call_seq = starts[len(starts) - rec.call_number(call)]
+    work.write(result, surface_op=rec.SURFACE_APPEND, source_event_seqs=(call_seq,))
 
 
 def _start_call(work: Work, _: str) -> None:
@@ -203,12 +218,12 @@ def _drain_calls(work: Work, _: str) -> None:
 
 def _skip_calls(work: Work, _: str) -> None:
     # CANCEL-5: each announced call whose tool never started gets its tool/call and, right after it,
-    # an error tool/result (TOOL_ABORTED_BEFORE_DISPATCH), in call order, before the step/end.
+    # an error tool/result (ABORTED_BEFORE_DISPATCH), in call order, before the step/end.
     run = work.run
     for call, started in run.calls:
         assert not started, "drain-calls answers the started calls first"
         work.write(rec.tool_call(run.turn, run.step, call))
-        work.write(rec.skipped_tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+        write_tool_result(work, rec.skipped_tool_result(run.turn, run.step, call), call)
     work.set_run(calls=())
 
 

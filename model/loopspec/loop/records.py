@@ -9,7 +9,7 @@ from __future__ import annotations
 from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.data.messages import UserMessage
 from loopspec.log.session import Record
-from loopspec.log.tool_errors import SKIPPED_CODE, tool_error
+from loopspec.log.tool_errors import RESULT_TEXTS, SKIPPED_CODE, tool_error
 
 TURN_START = "turn/start"
 TURN_END = "turn/end"
@@ -55,6 +55,11 @@ def call_id(turn: int, step: int, n: int) -> str:
     return f"call-{turn}.{step}.{n}"
 
 
+def call_number(call: str) -> int:
+    """``n`` of :func:`call_id`: where the call stands among its step's calls."""
+    return int(call.rsplit(".", 1)[-1])
+
+
 def tool_announcement(turn: int, step: int, call: str) -> Record:
     """The model's answer announcing one tool call: an ``assistant/message`` with a tool-call block.
 
@@ -86,13 +91,14 @@ def tool_result(turn: int, step: int, call: str) -> Record:
 def skipped_tool_result(turn: int, step: int, call: str) -> Record:
     """CANCEL-5: the error ``tool/result`` an aborted step writes, right after its ``tool/call``, for a
     call whose tool never started; shaped as crash repair's synthetic results are (REPAIR-1), with
-    its own code and the answer's usual id (it is the loop's, not repair's)."""
+    its own code and text, as the real ``appendSkippedToolCall`` writes them, and the answer's usual
+    id (it is the loop's, not repair's)."""
     message = {
         "id": f"tool-result-{call}",
         "role": "user",
         "source": {"kind": "tool", "callId": call},
         "content": [{"type": "tool-result", "toolCallId": call,
-                     "content": [{"type": "text", "text": "tool call aborted before dispatch"}], "isError": True}],
+                     "content": [{"type": "text", "text": RESULT_TEXTS[SKIPPED_CODE]}], "isError": True}],
     }
     return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "error": tool_error(SKIPPED_CODE)}))
 

@@ -1,7 +1,8 @@
 """Crash repair: closing a turn a crashed process left open (spec area REPAIR).
 
 The closers are computed from the stored log alone, as the real ``interruptedTurnClosers`` does:
-one synthetic error ``tool/result`` per tool call the model announced and nothing answered,
+one synthetic error ``tool/result`` per tool call the model announced and nothing answered (with
+the real writer's fixed sentence per code, and citing the call's ``tool/call`` when there is one),
 ``step/end`` if a step is open, then ``turn/end {kind: interrupted}``; every closer carries the
 time of the last real event (REPAIR-3).  A log with no open turn gets none (REPAIR-1).
 """
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 
 from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.log.events import SessionEvent
-from loopspec.log.tool_errors import tool_error
+from loopspec.log.tool_errors import RESULT_TEXTS, tool_error
 from loopspec.loop.records import INTERRUPTED, STEP_END, STEP_START, TURN_END, TURN_START, reason
 
 
@@ -59,7 +60,7 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
     """  # noqa: E501 (PEP 316 conditions are one line each)
     open_turn: int | None = None
     open_step: int | None = None
-    pending: dict[str, bool] = {}  # call id -> a tool/call event showed it started
+    pending: dict[str, int | None] = {}  # call id -> the seq of the tool/call that started it, if any
     # A chain over event types, not a registry: CrossHair executes this fold symbolically to check
     # the contracts above (scripts/crosshair.sh); each branch updates several locals together, which
     # a registry would turn into a state record rebuilt per event under the solver.
@@ -73,17 +74,17 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
         elif event.type == STEP_END:
             open_step, pending = None, {}
         elif event.type == "assistant/message":
-            pending.update(dict.fromkeys(_announced_calls(event), False))
+            pending.update(dict.fromkeys(_announced_calls(event)))
         elif event.type == "tool/call" and isinstance(_get(event.data, "callId"), str):
-            pending[str(_get(event.data, "callId"))] = True
+            pending[str(_get(event.data, "callId"))] = event.seq
         elif event.type == "tool/result":
             pending.pop(_answered_call(event) or "", None)
     if open_turn is None:
         return ()
     seq, time = len(events), events[-1].time
     closers: list[SessionEvent] = []
-    for call_id, started in pending.items():
-        code = "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED"
+    for call_id, call_seq in pending.items():
+        code = "TOOL_NOT_STARTED" if call_seq is None else "TOOL_OUTCOME_UNKNOWN"
         message = {
             "id": f"interrupted-tool-result-{call_id}-{seq}",
             "role": "user",
@@ -92,13 +93,15 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
                 {
                     "type": "tool-result",
                     "toolCallId": call_id,
-                    "content": [{"type": "text", "text": f"{code}: the session was interrupted"}],
+                    "content": [{"type": "text", "text": RESULT_TEXTS[code]}],
                     "isError": True,
                 }
             ],
         }
         data = freeze({"turn": open_turn, "step": open_step, "message": message, "error": tool_error(code)})
-        closers.append(SessionEvent("tool/result", seq, time, data, surface_op="append"))
+        # The real closer cites the call's tool/call only when it read one (interruptedTurnClosers).
+        cites = None if call_seq is None else (call_seq,)
+        closers.append(SessionEvent("tool/result", seq, time, data, surface_op="append", source_event_seqs=cites))
         seq += 1
     if open_step is not None:
         closers.append(SessionEvent(STEP_END, seq, time, freeze({"turn": open_turn, "step": open_step})))

@@ -106,7 +106,8 @@ TABLE: tuple[Row, ...] = (
     Row(STEPPING, "step-result", "tool-result", ("answer-call",), STEPPING, ("RESULT-2", "LOG-4")),
     Row(STEPPING, "step-result", "failed", ("step-end", "agent-error", "end-turn:error"), TURN_ENDED,
         ("RESULT-3", "STEP-2", "END-2")),
-    # Tool-produced context was already inserted while the step ran (stepping/edit rows, RESULT-2).
+    # A tool-calls answer's prelude already answered the pending calls and inserted the tools'
+    # context after them (RESULT-2), so answer-calls finds nothing pending then.
     Row(STEPPING, "step-result", "finished", ("answer-calls", "step-end", "set-turn-ends"), BOUNDARY,
         ("RESULT-1", "RESULT-2", "STEP-2")),
     # ---- after a step: stop, or the next boundary ----

@@ -51,8 +51,9 @@ class Work:
     def set_run(self, **changes: Any) -> None:
         self.agent = attrs.evolve(self.agent, running=attrs.evolve(self.run, **changes))
 
-    def write(self, *records: Record, surface_op: str | None = None) -> None:
-        log, events = self.agent.log.append(records, surface_op=surface_op)
+    def write(self, *records: Record, surface_op: str | None = None,
+              source_event_seqs: tuple[int, ...] | None = None) -> None:
+        log, events = self.agent.log.append(records, surface_op=surface_op, source_event_seqs=source_event_seqs)
         self.agent = attrs.evolve(self.agent, log=log)
         self.events.extend(events)
         self.trace.extend(events)

@@ -9,9 +9,10 @@ them back as model commands:
   means tool calls; otherwise the last ``assistant/chunk`` ``finish`` says ``stop`` or
   ``max-tokens``.  When the ``turn/end`` after the step's ``step/end`` is an ``error`` and the step
   did not finish normally (a request error, or a finish reporting an error), the step failed with
-  that error's message and code.  A tool step directly followed by a normal ``turn/end`` had a
-  tool conclude the turn.  An aborted turn's step ends the turn ``aborted`` whatever it returned
-  (CANCEL-3), so its events are not read;
+  that error's message and code.  A tool step directly followed by a normal ``turn/end``
+  (``completed`` or ``max-tokens``) had a tool conclude the turn; one followed by ``blocked`` went
+  on to the next boundary, whose pre-step rejected.  An aborted turn's step ends the turn
+  ``aborted`` whatever it returned (CANCEL-3), so its events are not read;
 * **turn stopping** (RESULT-4) — the listeners threw when the next lifecycle event is an
   ``error`` ``turn/end``; what they inserted shows as edits outside any call (below);
 * **an edit outside any call** — an ``agent/inbox/spliced`` that is not a claim, written while
@@ -87,7 +88,11 @@ def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepRes
     if failure is not None and finish not in NORMAL_FINISHES:
         return cmd.StepResult("fail", error=failure[0], code=failure[1])
     if any(e.type == "tool/call" for e in inside) or finish == "tool-calls":
-        concluded = after is not None and after.type == rec.TURN_END and failure is None
+        # A concluding tool sets the turn's end, so only a normal end (completed, or max-tokens
+        # when sticky, RESULT-1) right after the step shows it; a blocked one is the next
+        # boundary's pre-step rejecting (DECIDE-5), which concluded nothing.
+        concluded = after is not None and after.type == rec.TURN_END and (
+            rec.reason_kind(_get(after.data, "reason")) in (rec.COMPLETED, rec.MAX_TOKENS))
         return cmd.StepResult("tool-calls", conclude=concluded)
     if finish in ("stop", "max-tokens"):
         return cmd.StepResult(finish)

@@ -5,8 +5,9 @@
 
 * ``reject`` → a veto with ``reject`` (DECIDE-5);
 * ``enter`` of exactly the claimed batch → the bare default (DECIDE-3);
-* ``enter`` of other ids (a listener rewrote the batch) → a veto with that ``enter``: claimed
-  messages keep their bodies, others are read from the ``user/message`` events the step wrote;
+* ``enter`` of other ids or other bodies (a listener rewrote the batch) → a veto with that
+  ``enter``: each message's body is read from the ``user/message`` event the step wrote for it
+  (the record names ids only), a claimed one the step did not write keeps its claimed body;
 * ``threw`` → a listener throwing the error's message (DECIDE-7).
 
 What listeners did to the inbox on the way shows as edits outside any call
@@ -53,26 +54,36 @@ def _decision(engine: Engine, record: r.PreStepDecided) -> cmd.Decide:
         return cmd.Decide((Veto(Reject()),))
     run = engine.agent.running
     batch = run.batch if run is not None else ()
-    if tuple(m.id.value for m in batch) == record.message_ids:
-        return cmd.Decide()
     claimed = {m.id.value: m for m in batch}
-    # A rewritten batch: claimed messages keep their bodies; others come from the step's user/message events.
-    written: dict[object, JsonObject] = {}
-    for event in engine.rec.events[engine.position:]:
-        if event.type == rec.USER_MESSAGE and isinstance(event.data, JsonObject):
-            written.setdefault(event.data.get("id"), event.data)  # the first one written after the decision
+    # The decided record names ids only, and a listener may keep an id but change its body: what
+    # the step entered is in its user/message events; a message the step did not write (cut short)
+    # keeps its claimed body.
+    written = _entered_bodies(engine)
     entered: list[UserMessage] = []
     for mid in record.message_ids:
-        if mid in claimed:
-            entered.append(claimed[mid])
-        elif mid in written:
+        if mid in written:
             try:
                 entered.append(UserMessage.from_frozen(written[mid]))
             except ValueError as err:
                 engine.unusable(f"the user/message of {mid!r} is not a message: {err}")
+        elif mid in claimed:
+            entered.append(claimed[mid])
         else:
             engine.unusable(f"the decision enters {mid!r}, which is neither claimed nor in a later user/message")
+    if tuple(entered) == tuple(batch):
+        return cmd.Decide()
     return cmd.Decide((Veto(Enter(tuple(entered))),))
+
+
+def _entered_bodies(engine: Engine) -> dict[object, JsonObject]:
+    """The bodies of the ``user/message`` events the decided step writes, by id (the first of each)."""
+    written: dict[object, JsonObject] = {}
+    for event in engine.rec.events[engine.position:]:
+        if event.type in (rec.STEP_END, rec.TURN_END):
+            break  # the step's entry is written before its end
+        if event.type == rec.USER_MESSAGE and isinstance(event.data, JsonObject):
+            written.setdefault(event.data.get("id"), event.data)
+    return written
 
 
 def on_decided(engine: Engine, record: r.PreStepDecided) -> None:

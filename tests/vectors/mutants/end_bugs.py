@@ -44,9 +44,9 @@ def _prelude_prepends_tool_context(work: Work, command: cmd.Command) -> None:
     """Bug: tool context is unshifted onto next-step instead of appended at its end (RESULT-2)."""
     run = work.agent.running
     if isinstance(command, cmd.StepResult) and command.context and run is not None and run.aborted is None:
+        model_prelude(work, attrs.evolve(command, context=()))  # the results first, as the model's (RESULT-2)
         actions = tuple(cmd.Prepend(NS, m) for m in command.context)
         raised = model_work.run_actions(work, actions, model_agent.step)
-        model_prelude(work, attrs.evolve(command, context=()))
         work.raised = work.raised or raised
         return
     model_prelude(work, command)

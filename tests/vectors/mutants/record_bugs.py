@@ -11,6 +11,7 @@ import attrs
 
 from loopspec.log.session import Record
 from loopspec.loop import records as rec
+from loopspec.loop.effects import write_tool_result
 from loopspec.loop.table import Row
 from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
@@ -111,7 +112,7 @@ def _answer_stacked(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
     for call, started in reversed(calls):
         if not started:
             work.write(rec.tool_call(run.turn, run.step, call))
-        work.write(rec.tool_result(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
+        write_tool_result(work, rec.tool_result(run.turn, run.step, call), call)
 
 
 def _answer_newest_call(work: Work, _: str) -> None:

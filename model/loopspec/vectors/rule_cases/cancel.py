@@ -9,7 +9,7 @@ unmarked, and nothing leaving the inbox without a record.
 from __future__ import annotations
 
 from loopspec.data.json_value import freeze
-from loopspec.log.tool_errors import tool_error
+from loopspec.log.tool_errors import SKIPPED_CODE, tool_error
 from loopspec.loop import commands as cmd
 from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused
 from loopspec.vectors.rule_cases.common import (
@@ -33,7 +33,7 @@ from loopspec.vectors.rule_cases.common import (
 USER_ABORT = {"kind": "aborted", "reason": {"kind": "user"}}
 AM, TC, TR = "assistant/message", "tool/call", "tool/result"
 TOOL_CALL, TOOL_RESULT = cmd.StepResult("tool-call"), cmd.StepResult("tool-result")
-SKIPPED = "TOOL_ABORTED_BEFORE_DISPATCH"
+SKIPPED = SKIPPED_CODE
 
 CASES: tuple[CaseSpec, ...] = (
     case("cancel/cancel/cancel-1-clears-then-aborts", ("CANCEL-1", "WORK-1"),
@@ -77,7 +77,7 @@ CASES: tuple[CaseSpec, ...] = (
     case("cancel/step-result/cancel-5-drain-then-skip", ("CANCEL-5", "CANCEL-4"),
          "An abort in the tool phase starts nothing more: the started call is answered after the abort (a "
          "latching send in between), the call never started gets tool/call and an error tool/result "
-         "TOOL_ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and the latched turn.",
+         "ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and the latched turn.",
          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False), KEEP,
           cmd.followup(m("b")), TOOL_RESULT, STOP),
          all_of(event_types(2, AM, TC), event_types(3, AM), event_types(4), event_types(5, SPL),

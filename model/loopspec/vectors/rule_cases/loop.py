@@ -94,6 +94,11 @@ CASES: tuple[CaseSpec, ...] = (
           all_of(event_types(2, SPL, SE, SPL), event_data(2, 0, "target", "next-step"), note_types(2, INS, CLM),
                  event_types(3, SS, UM), event_data(3, 0, "step", 2), event_types(4, SE),
                  event_types(5, SS), event_data(5, 0, "step", 3))),
+    _case("result/step-result/result-2-context-after-the-results", ("RESULT-2", "LOG-11"),
+          "A finishing tool-calls answer commits the pending call's result first and splices the tools' context "
+          "into next-step after it, as the real tool phase does (appendToolResult, then acceptContext).",
+          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-calls", (m("ctx"),))),
+          all_of(event_types(3, TR, SPL, SE, SPL), event_data(3, 1, "target", "next-step"))),
     _case("result/step-result/result-2-concluded", ("RESULT-2", "RESULT-1"),
           "A tool that concludes the turn ends it completed after turn-stopping.",
           (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-calls", conclude=True), cmd.TurnStopping()),
