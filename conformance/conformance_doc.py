@@ -38,11 +38,12 @@ def _finding(finding: Json) -> list[str]:
              f"- **Observed (real):** {finding['observed']}",
              f"- **Expected (model):** {finding['expected']}",
              f"- **Diagnosis:** {finding['diagnosis']}"]
-    if finding.get("minimal"):
-        lines.append(f"- **Minimal case:** `{finding['minimal']}`")
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no vectors case"
-    lines.append(f"- **Vectors cases ({summary}):**")
-    lines += [f"  - `{cid}`" for cid in sorted(cases)]
+    if finding.get("fixed"):
+        lines.append(f"- **Fixed:** {finding['fixed']} No case fails on it any more.")
+    if cases:
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
+        lines.append(f"- **Vectors cases ({summary}):**")
+        lines += [f"  - `{cid}`" for cid in sorted(cases)]
     if recordings:
         lines.append(f"- **Fresh recordings ({len(recordings)}):**")
         for name, outcome in sorted(recordings.items()):

@@ -21,7 +21,7 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, Message
 from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
 from loopspec.inbox.fold import apply as fold_apply
 from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
-from loopspec.log.tool_errors import RESULT_TEXTS, SKIPPED_CODE, tool_error
+from loopspec.log.tool_errors import ABORTED_CODE, RESULT_TEXTS, SKIPPED_CODE, tool_error
 from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
@@ -95,6 +95,12 @@ def skipped_result(turn: int, step: int, call: str) -> Shape:
     """CANCEL-5: an aborted step's error result for a call whose tool never started."""
     message = _tool_message(f"tool-result-{call}", call, RESULT_TEXTS[SKIPPED_CODE], True)
     return ("tool/result", {"turn": turn, "step": step, "message": message, "error": tool_error(SKIPPED_CODE)})
+
+
+def aborted_result(turn: int, step: int, call: str) -> Shape:
+    """CANCEL-5: a started call drained after the abort: the tool runtime's aborted result, not the tool's."""
+    message = _tool_message(f"tool-result-{call}", call, RESULT_TEXTS[ABORTED_CODE], True)
+    return ("tool/result", {"turn": turn, "step": step, "message": message, "error": tool_error(ABORTED_CODE)})
 
 
 def synthetic_result(turn: int, step: int | None, call: str, started: bool, seq: int) -> Shape:

@@ -36,6 +36,7 @@ from loop.lifecycle_witness import (
     Batch,
     LogWitness,
     Shape,
+    aborted_result,
     announcement,
     claim_record,
     error_end,
@@ -209,11 +210,11 @@ class AgentMachine(RuleBasedStateMachine):
             if run.aborted is not None:  # CANCEL-3: the abort wins over any answer
                 drains = isinstance(command, cmd.StepResult) and command.kind == "tool-result"
                 if drains and run.calls and run.calls[0][1]:  # CANCEL-5: a started tool finished; the step goes on
-                    assert (got, after.phase) == ([tool_result(run.turn, run.step, run.calls[0][0])], STEPPING)
+                    assert (got, after.phase) == ([aborted_result(run.turn, run.step, run.calls[0][0])], STEPPING)
                     return
                 # CANCEL-5: the started calls answered, a skipped pair per call never started, in call order.
                 closing: list[Shape] = [record for call, started in run.calls for record in (
-                    [tool_result(run.turn, run.step, call)] if started
+                    [aborted_result(run.turn, run.step, call)] if started
                     else [tool_call(run.turn, run.step, call), skipped_result(run.turn, run.step, call)])]
                 closing += [(STEP_END, {"turn": run.turn, "step": run.step})] * (before.phase == STEPPING)
                 closing.append(turn_end(run.turn, {"kind": "aborted", "reason": thaw(run.aborted)}))
@@ -294,7 +295,9 @@ class AgentMachine(RuleBasedStateMachine):
             assert got == [step_end, error_end(run.turn, command.error, command.code)]  # RESULT-3
             return
         inbox, head = before.inbox, list[Shape]()
-        for m in command.context:  # RESULT-2: each context message is appended to next-step as the tool runs
+        for call, started in run.calls:  # the step's tools finish: each pending call is answered (LOG-4)
+            head += [tool_call(run.turn, run.step, call)] * (not started) + [tool_result(run.turn, run.step, call)]
+        for m in command.context:  # RESULT-2: then each context message is appended to next-step
             try:
                 inbox, start = send_insert(inbox, NS, m).state, len(inbox.next_step)
             except CommandRefused as err:  # the tool throws: the step fails after what was written
@@ -306,8 +309,6 @@ class AgentMachine(RuleBasedStateMachine):
         if refusal is not None:
             assert got == [*head, step_end, error_end(run.turn, refusal)]
             return
-        for call, started in run.calls:  # the step's tools finish: each pending call is answered (LOG-4)
-            head += [tool_call(run.turn, run.step, call)] * (not started) + [tool_result(run.turn, run.step, call)]
         ends = {"stop": "completed", "max-tokens": "max-tokens"}.get(command.kind)
         ends = "max-tokens" if self.ends == "max-tokens" else ends or ("completed" if command.conclude else None)
         head.append(step_end)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from loopspec.data.json_value import thaw
 from loopspec.data.messages import UserMessage
 from loopspec.log.events import SessionEvent
-from loopspec.log.tool_errors import SKIPPED_CODE
+from loopspec.log.tool_errors import ABORTED_CODE, SKIPPED_CODE
 from loopspec.loop import commands as cmd
 from loopspec.loop.agent import run
 from loopspec.loop.state import Agent
@@ -65,7 +65,8 @@ def test_an_abort_drains_started_calls_and_skips_the_rest() -> None:
                            RESULT)
     assert written[3:7] == [[], ["tool/result"], ["agent/inbox/spliced"], ["tool/result"]]
     assert written[7][:5] == ["tool/call", "tool/result", "step/end", "turn/end", "turn/start"]  # the latch
-    assert _tool_events(agent)[2:] == [("result", "call-1.1.1", None), ("result", "call-1.1.2", None),
+    # The drained calls' results are the runtime's aborted result (ABORTED), not what the tools returned.
+    assert _tool_events(agent)[2:] == [("result", "call-1.1.1", ABORTED_CODE), ("result", "call-1.1.2", ABORTED_CODE),
                                        ("call", "call-1.1.3", None), ("result", "call-1.1.3", SKIPPED_CODE)]
 
 

@@ -225,10 +225,14 @@ class Agent {
     const done = run.calls.slice(0, count);
     for (const { id, started, seq } of done) {
       const callSeq = started ? seq : this.session.append('tool/call', { turn: run.turn, step: run.step, callId: id, name: 'tool', arguments: '{}' }).seq;
-      const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text: 'done' }], isError: false }];
+      // CANCEL-5: after the abort a started tool's answer is the tool runtime's aborted result.
+      const text = run.aborted ? 'Error: tool call aborted' : 'done';
+      const content = [{ type: 'tool-result', toolCallId: id, content: [{ type: 'text', text }], isError: run.aborted }];
       const message = { id: `tool-result-${id}`, role: 'user', source: { kind: 'tool', callId: id }, content };
+      const data = { turn: run.turn, step: run.step, message };
+      if (run.aborted) data.error = { name: 'AbortError', code: 'ABORTED' };
       // Every tool/result cites its call's tool/call (decisions H3).
-      this.session.append('tool/result', { turn: run.turn, step: run.step, message }, { surfaceOp: 'append', sourceEventSeqs: [callSeq] });
+      this.session.append('tool/result', data, { surfaceOp: 'append', sourceEventSeqs: [callSeq] });
     }
     run.calls = run.calls.slice(done.length);
     return undefined;

@@ -196,14 +196,17 @@ class Agent:
         for (call, started, call_seq), skip in [(c, False) for c in calls] + [(c, True) for c in skipped or []]:
             if not started:
                 call_seq = self.session.append("tool/call", _tool_call(turn, call))["seq"]
-            text = "Error: tool call aborted before dispatch" if skip else "done"
+            # CANCEL-5: a skipped call's error, or (after the abort) the runtime's aborted result.
+            code = "ABORTED_BEFORE_DISPATCH" if skip else "ABORTED" if turn.aborted else None
+            text = {"ABORTED_BEFORE_DISPATCH": "Error: tool call aborted before dispatch",
+                    "ABORTED": "Error: tool call aborted", None: "done"}[code]
             content = [{"type": "tool-result", "toolCallId": call, "content": [{"type": "text", "text": text}],
-                        "isError": skip}]
+                        "isError": code is not None}]
             message = {"id": f"tool-result-{call}", "role": "user", "source": {"kind": "tool", "callId": call},
                        "content": content}
             data = {"turn": turn.number, "step": turn.step, "message": message}
-            if skip:
-                data["error"] = {"name": "AbortError", "code": "ABORTED_BEFORE_DISPATCH"}
+            if code is not None:
+                data["error"] = {"name": "AbortError", "code": code}
             # Every tool/result cites its call's tool/call (decisions H3).
             self.session.append("tool/result", data, surface_op="append", source_event_seqs=[call_seq])
 

@@ -19,11 +19,15 @@ SYNTHETIC_RESULT = "interrupted-tool-result-"  # REPAIR-1: how the ids of crash 
 # CANCEL-5: the code of an aborted step's skipped calls.  The real constant is *named*
 # TOOL_ABORTED_BEFORE_DISPATCH (dsh-tools); its value, the one written, is this.
 SKIPPED_CODE = "ABORTED_BEFORE_DISPATCH"
+# CANCEL-5: the code of a started call's result when the abort came while its tool ran (dsh-tools
+# TOOL_ABORTED): the real tool runtime answers it so, superseding what the tool returned.
+ABORTED_CODE = "ABORTED"
 REPAIR_CODES = frozenset({"TOOL_OUTCOME_UNKNOWN", "TOOL_NOT_STARTED"})  # REPAIR-1: crash repair's codes
 TOOL_ERROR_NAMES = {
     "TOOL_OUTCOME_UNKNOWN": "ToolOutcomeUnknownError",
     "TOOL_NOT_STARTED": "ToolNotStartedError",
     SKIPPED_CODE: "AbortError",
+    ABORTED_CODE: "AbortError",
 }
 # The text of each code's one ``tool-result`` block, as the real writer writes it (wire values).
 RESULT_TEXTS = {
@@ -36,6 +40,7 @@ RESULT_TEXTS = {
     "TOOL_NOT_STARTED": "The tool call was interrupted before the Harness recorded it as started. Retry it if it is "
                         "still needed.",
     SKIPPED_CODE: "Error: tool call aborted before dispatch",
+    ABORTED_CODE: "Error: tool call aborted",
 }
 
 

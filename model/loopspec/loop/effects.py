@@ -162,10 +162,12 @@ def _call_tool(work: Work, _: str) -> None:
 
 def _answer(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
     run = work.run
+    # CANCEL-5: after the abort a started tool's answer is the runtime's aborted result (code ABORTED).
+    result = rec.tool_result if run.aborted is None else rec.aborted_tool_result
     for call, started in calls:
         if not started:
             work.write(rec.tool_call(run.turn, run.step, call))
-        write_tool_result(work, rec.tool_result(run.turn, run.step, call), call)
+        write_tool_result(work, result(run.turn, run.step, call), call)
 
 
 def write_tool_result(work: Work, result: Record, call: str) -> None:

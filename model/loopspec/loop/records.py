@@ -9,7 +9,7 @@ from __future__ import annotations
 from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.data.messages import UserMessage
 from loopspec.log.session import Record
-from loopspec.log.tool_errors import RESULT_TEXTS, SKIPPED_CODE, tool_error
+from loopspec.log.tool_errors import ABORTED_CODE, RESULT_TEXTS, SKIPPED_CODE, tool_error
 
 TURN_START = "turn/start"
 TURN_END = "turn/end"
@@ -101,6 +101,20 @@ def skipped_tool_result(turn: int, step: int, call: str) -> Record:
                      "content": [{"type": "text", "text": RESULT_TEXTS[SKIPPED_CODE]}], "isError": True}],
     }
     return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "error": tool_error(SKIPPED_CODE)}))
+
+
+def aborted_tool_result(turn: int, step: int, call: str) -> Record:
+    """CANCEL-5: the ``tool/result`` of a started call drained after the abort: the real tool runtime
+    answers a tool that settles after its signal aborted with its canonical aborted result (code
+    ``ABORTED``), whatever the tool returned (dsh-tools ``toolAbortedResult``, rc.8)."""
+    message = {
+        "id": f"tool-result-{call}",
+        "role": "user",
+        "source": {"kind": "tool", "callId": call},
+        "content": [{"type": "tool-result", "toolCallId": call,
+                     "content": [{"type": "text", "text": RESULT_TEXTS[ABORTED_CODE]}], "isError": True}],
+    }
+    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "error": tool_error(ABORTED_CODE)}))
 
 
 def turn_end(turn: int, reason: Frozen) -> Record:

@@ -109,10 +109,11 @@ def _other_call_started(expected: Json, actual: Json) -> bool:
 
 def _answer_stacked(work: Work, calls: tuple[tuple[str, bool], ...]) -> None:
     run = work.run
+    result = rec.tool_result if run.aborted is None else rec.aborted_tool_result  # CANCEL-5, as the model
     for call, started in reversed(calls):
         if not started:
             work.write(rec.tool_call(run.turn, run.step, call))
-        write_tool_result(work, rec.tool_result(run.turn, run.step, call), call)
+        write_tool_result(work, result(run.turn, run.step, call), call)
 
 
 def _answer_newest_call(work: Work, _: str) -> None:

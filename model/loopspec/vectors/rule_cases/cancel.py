@@ -9,7 +9,7 @@ unmarked, and nothing leaving the inbox without a record.
 from __future__ import annotations
 
 from loopspec.data.json_value import freeze
-from loopspec.log.tool_errors import SKIPPED_CODE, tool_error
+from loopspec.log.tool_errors import ABORTED_CODE, SKIPPED_CODE, tool_error
 from loopspec.loop import commands as cmd
 from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused
 from loopspec.vectors.rule_cases.common import (
@@ -76,20 +76,22 @@ CASES: tuple[CaseSpec, ...] = (
          all_of(refused(3, "SPLICE-3"), final("inbox", {"next-turn": [], "next-step": ["b"]}))),
     case("cancel/step-result/cancel-5-drain-then-skip", ("CANCEL-5", "CANCEL-4"),
          "An abort in the tool phase starts nothing more: the started call is answered after the abort (a "
-         "latching send in between), the call never started gets tool/call and an error tool/result "
-         "ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and the latched turn.",
+         "latching send in between) with the tool runtime's aborted result (ABORTED), the call never started "
+         "gets tool/call and an error tool/result ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and "
+         "the latched turn.",
          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False), KEEP,
           cmd.followup(m("b")), TOOL_RESULT, STOP),
          all_of(event_types(2, AM, TC), event_types(3, AM), event_types(4), event_types(5, SPL),
-                event_types(6, TR), event_data(6, 0, "error", "<absent>"),
+                event_types(6, TR), event_data(6, 0, "error", tool_error(ABORTED_CODE)),
                 event_types(7, TC, TR, SE, TE, TS, SPL), event_data(7, 1, "error", tool_error(SKIPPED)),
                 event_data(7, 3, "reason", USER_ABORT))),
     case("cancel/step-result/cancel-5-abort-answers-every-call", ("CANCEL-5", "CANCEL-3"),
          "Whatever the step's next answer, an aborted step answers each call: the started one (its tool "
-         "finished), then a skipped pair for the one never started, before step/end.",
+         "finished, answered with the runtime's aborted result), then a skipped pair for the one never "
+         "started, before step/end.",
          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False), cmd.Cancel(),
           cmd.StepResult("fail")),
-         all_of(event_types(5, TR, TC, TR, SE, TE), event_data(5, 0, "error", "<absent>"),
+         all_of(event_types(5, TR, TC, TR, SE, TE), event_data(5, 0, "error", tool_error(ABORTED_CODE)),
                 event_data(5, 2, "error", tool_error(SKIPPED)), event_data(5, 4, "reason", USER_ABORT))),
     case("cancel/cancel/variant-2-aborted-carries-the-cause", ("VARIANT-2", "CANCEL-3"),
          "An aborted end carries the cancel cause as its reason (the whole cause, as the model writes it).",
