@@ -88,33 +88,31 @@ def tool_result(turn: int, step: int, call: str) -> Record:
     return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message}))
 
 
+def _error_tool_result(turn: int, step: int, call: str, code: str) -> Record:
+    """An error ``tool/result`` the loop writes for ``call`` with ``code``'s text and ``data.error``."""
+    message = {
+        "id": f"tool-result-{call}",
+        "role": "user",
+        "source": {"kind": "tool", "callId": call},
+        "content": [{"type": "tool-result", "toolCallId": call,
+                     "content": [{"type": "text", "text": RESULT_TEXTS[code]}], "isError": True}],
+    }
+    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "error": tool_error(code)}))
+
+
 def skipped_tool_result(turn: int, step: int, call: str) -> Record:
     """CANCEL-5: the error ``tool/result`` an aborted step writes, right after its ``tool/call``, for a
     call whose tool never started; shaped as crash repair's synthetic results are (REPAIR-1), with
     its own code and text, as the real ``appendSkippedToolCall`` writes them, and the answer's usual
     id (it is the loop's, not repair's)."""
-    message = {
-        "id": f"tool-result-{call}",
-        "role": "user",
-        "source": {"kind": "tool", "callId": call},
-        "content": [{"type": "tool-result", "toolCallId": call,
-                     "content": [{"type": "text", "text": RESULT_TEXTS[SKIPPED_CODE]}], "isError": True}],
-    }
-    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "error": tool_error(SKIPPED_CODE)}))
+    return _error_tool_result(turn, step, call, SKIPPED_CODE)
 
 
 def aborted_tool_result(turn: int, step: int, call: str) -> Record:
-    """CANCEL-5: the ``tool/result`` of a started call drained after the abort: the real tool runtime
+    """CANCEL-5: the ``tool/result`` of a started call answered after the abort: the real tool runtime
     answers a tool that settles after its signal aborted with its canonical aborted result (code
     ``ABORTED``), whatever the tool returned (dsh-tools ``toolAbortedResult``, rc.8)."""
-    message = {
-        "id": f"tool-result-{call}",
-        "role": "user",
-        "source": {"kind": "tool", "callId": call},
-        "content": [{"type": "tool-result", "toolCallId": call,
-                     "content": [{"type": "text", "text": RESULT_TEXTS[ABORTED_CODE]}], "isError": True}],
-    }
-    return (TOOL_RESULT, freeze({"turn": turn, "step": step, "message": message, "error": tool_error(ABORTED_CODE)}))
+    return _error_tool_result(turn, step, call, ABORTED_CODE)
 
 
 def turn_end(turn: int, reason: Frozen) -> Record:
