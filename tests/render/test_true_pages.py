@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from conftest import REAL_TRACES, REPO, run_loopspec
+from loopspec.log.tool_errors import SKIPPED_CODE
 
 EXAMPLES = REPO / "examples" / "logs"
 FOLLOWUP = REAL_TRACES / "single_followup.events.jsonl"
@@ -48,7 +49,7 @@ def test_captions_end_at_a_word_and_cancel_5_names_what_the_log_shows() -> None:
     (caption,) = re.findall(r'class="highlight-label">([^<]*)<', page)
     assert caption == full or (caption.endswith("…") and full.startswith(caption[:-1] + " ")), caption
     assert "abort skipped" not in page
-    assert "TOOL_ABORTED_BEFORE_DISPATCH shows the step was aborted" in page
+    assert f"{SKIPPED_CODE} shows the step was aborted" in page
     assert "enter [A, ?]" in page
     assert "? : the drawn events may not show every message entered" in page
     assert "enter [ids, ?]" in page  # and the legend says what the ? is

@@ -34,6 +34,7 @@ from types import MappingProxyType
 
 from loopspec.check.state import AFTER_STEP, ANY, ENDS_AT_ONCE, NO_ENTRY, SKIPPED, TEXT_ANSWER, UNANSWERED, CheckState
 from loopspec.check.step_calls import CANCEL_5_WHY
+from loopspec.log.tool_errors import SKIPPED_CODE
 
 REPAIR_ENDS = frozenset({"interrupted", "forked"})  # crash repair, and v0.1.7's fork cut
 # The ends that may follow each kind of step that ends its turn at once (besides crash repair's).
@@ -63,8 +64,8 @@ def close_step(st: CheckState) -> None:
     elif st.skipping or st.abort_reached:
         if st.unanswered:
             st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {st.unanswered} unanswered after "
-                       "a skipped call (a tool/result with code TOOL_ABORTED_BEFORE_DISPATCH shows the step was "
-                       "aborted)", CANCEL_5_WHY)
+                       f"a skipped call (a tool/result with code {SKIPPED_CODE} shows the step was aborted)",
+                       CANCEL_5_WHY)
         st.after = SKIPPED
     elif pending:
         st.after = UNANSWERED
@@ -95,7 +96,7 @@ def _ended_early(st: CheckState, what: str) -> None:
                    "when a crash fell in between).")
     elif st.after == SKIPPED:
         st.violate("CANCEL-5", f"{what} after step {step}, which was aborted (a tool/result with code "
-                   "TOOL_ABORTED_BEFORE_DISPATCH shows it) and ended", CANCEL_5_WHY)
+                   f"{SKIPPED_CODE} shows it) and ended", CANCEL_5_WHY)
     else:
         st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call",
                    _NO_ENTRY_WHY[entry_rule(st)])
