@@ -60,7 +60,7 @@ export class RealCase {
     this.entries = [];
     this.activity = 0;
     this.lastTurn = 0;
-    this.step = null; // {turn, step, call: null | {id, started}} while a step is open
+    this.step = null; // {turn, step} while a step is open
   }
 
   // A new process; `resume` loads the session from a copy of the last process's store, the disk
@@ -124,7 +124,7 @@ export class RealCase {
   follow(event) {
     const d = event.data;
     if (event.type === 'turn/start') this.lastTurn = d.turn;
-    else if (event.type === 'step/start') this.step = { turn: d.turn, step: d.step, call: null };
+    else if (event.type === 'step/start') this.step = { turn: d.turn, step: d.step };
     else if (event.type === 'step/end' || event.type === 'turn/end') {
       this.step = null;
       this.pendingTool = undefined;
@@ -280,7 +280,6 @@ export class RealCase {
       this.view.implicitCalls.add(callId);
       this.pendingTool = { context: c.context, conclude: c.conclude };
     }
-    if (c.kind === 'tool-call') step.call = { id: callId, started: true };
     this.process.retryNext = c.kind === 'request-error' && c.retry;
     return this.process.resolvePark(answerChunks(c, callId, TOOL));
   }
@@ -315,20 +314,13 @@ export class RealCase {
     // A host resumes a persisted session and creates one that never reached the disk.
     const start = this.entries.length;
     this.recording?.boundary(true, this.snapshot());
-    if (this.recording) this.recording.paused = true;
-    await this.launch(before >= 0);
-    for (const event of this.agent.session.events) {
-      if (event.seq > before && event.seq > this.view.lastRawSeq) this.record({ event });
-    }
+    await this.nextProcess(before >= 0);
     // Repair's closers carry the time of the real log's last event (REPAIR-3), which the view may
     // have dropped; in the view they carry the last kept event's time (view rule repair-time).
     for (const entry of this.entries.slice(start)) {
       if (entry.durable && entry.durable.type !== 'session/end-seed' && lastKept !== undefined) entry.durable.time = lastKept.time;
     }
-    if (this.recording) {
-      this.recording.paused = false;
-      this.recording.resumed(this.snapshot());
-    }
+    this.recording?.resumed(this.snapshot());
     return null;
   }
 
@@ -340,13 +332,17 @@ export class RealCase {
     this.recording?.boundary(false, this.snapshot());
     await this.process.dispose();
     await this.settle();
+    await this.nextProcess(true);
+    this.recording?.resumed(this.snapshot());
+  }
+
+  // The next process starts (loading the store when `resume`); what it wrote while loading (repair's
+  // closers, the end-seed) enters the view, and no recording marks it: nothing recorded then.
+  async nextProcess(resume) {
     if (this.recording) this.recording.paused = true;
-    await this.launch(true);
+    await this.launch(resume);
     for (const event of this.agent.session.events) if (event.seq > this.view.lastRawSeq) this.record({ event });
-    if (this.recording) {
-      this.recording.paused = false;
-      this.recording.resumed(this.snapshot());
-    }
+    if (this.recording) this.recording.paused = false;
   }
 
   state() {
@@ -359,13 +355,12 @@ export class RealCase {
     };
   }
 
-  // Tear the case down in the background: every process disposed (a killed one writes only into
-  // its own folder), then the folders removed.  `closed` settles when that is done.
+  // Tear the case down: every process disposed (a killed one writes only into its own folder),
+  // then the folders removed; the promise settles when that is done.
   close() {
     const processes = this.processes;
-    this.closed = Promise.allSettled(processes.map((p) => p.dispose())).then(() => {
+    return Promise.allSettled(processes.map((p) => p.dispose())).then(() => {
       for (const p of processes) rmSync(p.root, { recursive: true, force: true, maxRetries: 3 });
     });
-    return this.closed;
   }
 }
