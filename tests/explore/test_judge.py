@@ -217,10 +217,11 @@ def tool_results_out_of_call_order() -> Log:
 
 
 def drain_after_a_latching_send() -> Log:
-    """A follow-up sent after the abort latches a wake; the started call is drained after it (CANCEL-5)."""
+    """A follow-up sent after the abort latches a wake; the started call is drained after it, and its
+    answer, the last started call's, closes the step and the turn (CANCEL-5, finding F9)."""
     return _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("tool-call"),
                    cmd.Cancel(freeze({"kind": "user"}), keep_inbox=True), cmd.followup(_message("b")),
-                   cmd.StepResult("tool-result"), cmd.StepResult("stop"), cmd.Decide())
+                   cmd.StepResult("tool-result"), cmd.Decide())
 
 
 def announcement_after_a_latching_send() -> Log:

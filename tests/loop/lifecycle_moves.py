@@ -116,13 +116,17 @@ OPENINGS: dict[str, tuple[cmd.Command, ...]] = {
     "stopping": (*_FIRST_STEP, cmd.StepResult("stop")),
     "deciding, aborted": (*_FIRST_STEP[:1], cmd.Cancel(keep_inbox=True)),
     "stepping, aborted": (*_FIRST_STEP, cmd.Cancel(keep_inbox=True)),
-    # CANCEL-5: a started call the abort drains (the draining row needs a call running at the abort).
-    "stepping, aborted, a tool running": (*_FIRST_STEP, cmd.StepResult("tool-call"), cmd.Cancel(keep_inbox=True)),
+    # CANCEL-5: started calls the abort drains (the draining row needs two calls running at the
+    # abort: the last started call's answer closes the step, finding F9).
+    "stepping, aborted, tools running": (
+        *_FIRST_STEP, cmd.StepResult("tool-call"), cmd.StepResult("tool-call"), cmd.Cancel(keep_inbox=True),
+    ),
     # ... and the drain itself: from the opening above the draining row fired only 5 to 21 times a ci
     # run (the answer must be the one of seven kinds that finishes a tool), and not at all in one run
     # of twelve; here it fires in every run that opens so, and the stateful checks follow the drain.
     "stepping, aborted, a tool drained": (
-        *_FIRST_STEP, cmd.StepResult("tool-call"), cmd.Cancel(keep_inbox=True), cmd.StepResult("tool-result"),
+        *_FIRST_STEP, cmd.StepResult("tool-call"), cmd.StepResult("tool-call"), cmd.StepResult("tool-call"),
+        cmd.Cancel(keep_inbox=True), cmd.StepResult("tool-result"),
     ),
     "stopping, aborted": (*_FIRST_STEP, cmd.StepResult("stop"), cmd.Cancel(keep_inbox=True)),
     # A crash while turn stopping is pending: the rarest row left (5 to 57 times a ci run, by a

@@ -61,10 +61,11 @@ def test_a_started_tool_call_starts_the_oldest_waiting_call() -> None:
 
 @pytest.mark.rule("CANCEL-5", "LOG-11", "CANCEL-4")
 def test_an_abort_drains_started_calls_and_skips_the_rest() -> None:
-    agent, written = _turn(START, START, ANNOUNCE, ABORT, RESULT, cmd.followup(UserMessage.create("b")), RESULT,
-                           RESULT)
-    assert written[3:7] == [[], ["tool/result"], ["agent/inbox/spliced"], ["tool/result"]]
-    assert written[7][:5] == ["tool/call", "tool/result", "step/end", "turn/end", "turn/start"]  # the latch
+    agent, written = _turn(START, START, ANNOUNCE, ABORT, RESULT, cmd.followup(UserMessage.create("b")), RESULT)
+    assert written[3:6] == [[], ["tool/result"], ["agent/inbox/spliced"]]
+    # The last started call's answer closes the step at once (finding F9): its result, the skipped
+    # pair, step/end, the aborted end and the latched wake's turn.
+    assert written[6][:6] == ["tool/result", "tool/call", "tool/result", "step/end", "turn/end", "turn/start"]
     # The drained calls' results are the runtime's aborted result (ABORTED), not what the tools returned.
     assert _tool_events(agent)[2:] == [("result", "call-1.1.1", ABORTED_CODE), ("result", "call-1.1.2", ABORTED_CODE),
                                        ("call", "call-1.1.3", None), ("result", "call-1.1.3", SKIPPED_CODE)]
@@ -76,8 +77,9 @@ def test_every_answer_but_a_drain_closes_an_aborted_step_with_every_call_answere
         kind: str, started: list[bool]) -> None:
     calls = tuple(cmd.StepResult("tool-call", started=s) for s in started)
     agent, written = _turn(*calls, ABORT, cmd.StepResult(kind))
-    # Each started tool-call starts the oldest waiting call, so the first call started if any did.
-    drained = kind == "tool-result" and any(started)
+    # Each started tool-call starts the oldest waiting call, so the started calls come first; the
+    # answer drains (the step stays open) only while another started call still runs (finding F9).
+    drained = kind == "tool-result" and sum(started) > 1
     assert written[-1][-2:] != ["step/end", "turn/end"] if drained else written[-1][-2:] == ["step/end", "turn/end"]
     if not drained:
         answered = [c for kind_, c, _ in _tool_events(agent) if kind_ == "result"]

@@ -131,9 +131,11 @@ class Agent {
     this.expect(STEPPING, 'step-result');
     const run = this.run;
     if (run.aborted) {
-      // CANCEL-5: no tool starts after the abort; a started one that finished is answered and the
-      // step stays open; any other answer drains the started calls and skips the others.
-      if (result.kind === 'tool-result' && run.calls.length > 0 && run.calls[0].started) return this.answerCalls(1);
+      // CANCEL-5: no tool starts after the abort; a started one that finished while another started
+      // one still runs is answered and the step stays open; any other answer (the last started
+      // tool's included, finding F9) drains the started calls and skips the others.
+      const [first, second] = run.calls;
+      if (result.kind === 'tool-result' && first?.started && second?.started) return this.answerCalls(1);
       this.answerCalls(run.calls.filter((c) => c.started).length);
       this.skipCalls();
       this.closeStep();

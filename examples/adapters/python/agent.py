@@ -134,8 +134,10 @@ class Agent:
     def step_result(self, result: dict, tool_insert: Callable[[dict], None]) -> None:
         turn = self.expect("step-result")
         if turn.aborted:  # CANCEL-3, CANCEL-5: no tool starts; the started ones are answered, the rest skipped
-            if result["kind"] == "tool-result" and turn.calls and turn.calls[0][1]:
-                self.answer(turn, turn.calls[:1])  # a started tool finished: the step stays open
+            # A started tool finished while another started one still runs: the step stays open.
+            # The last started tool's answer closes the step (finding F9).
+            if result["kind"] == "tool-result" and len(turn.calls) > 1 and turn.calls[0][1] and turn.calls[1][1]:
+                self.answer(turn, turn.calls[:1])
                 turn.calls = turn.calls[1:]
                 return None
             self.answer(turn, [c for c in turn.calls if c[1]], skipped=[c for c in turn.calls if not c[1]])

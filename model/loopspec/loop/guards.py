@@ -29,14 +29,17 @@ def aborted(work: Work) -> bool:
 
 
 def draining(work: Work) -> bool:
-    """CANCEL-5: in an aborted step, a tool that started before the abort finished: the oldest
-    pending call (starts go in call order, LOG-11) is started, so its answer is written and the
-    step stays open for the other drained tools."""
+    """CANCEL-5: in an aborted step, a tool that started before the abort finished while another
+    started tool still runs: the two oldest pending calls (starts go in call order, LOG-11) are
+    started, so the oldest one's answer is written and the step stays open for the rest."""
     run, answer = work.agent.running, work.command
     # An aborted turn's answer runs no prelude (work.result stays unset): the command itself says
     # which tool finished.
     finished_tool = isinstance(answer, cmd.StepResult) and answer.kind == "tool-result"
-    return aborted(work) and finished_tool and run is not None and bool(run.calls) and run.calls[0][1]
+    # The last started call's answer is not a drain: the real scheduler closes the tool phase as
+    # soon as nothing it started is in flight (finding F9), which is the `aborted` row's work.
+    calls = run.calls if run is not None else ()
+    return aborted(work) and finished_tool and len(calls) > 1 and calls[0][1] and calls[1][1]
 
 
 def not_aborted(work: Work) -> bool:

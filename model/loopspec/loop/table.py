@@ -94,8 +94,10 @@ TABLE: tuple[Row, ...] = (
     Row(DECIDING, "decide", "enter", ("step-start", "enter-messages"), STEPPING, ("DECIDE-8", "STEP-1", "STEP-3")),
     # ---- a step's result ----
     # CANCEL-5: an abort starts no tool, but the started ones finish and are answered (the drain);
-    # sends and cancels may come in between.  Any other answer closes the step: the rest of the
-    # drain, a tool/call and error tool/result per call never started, step/end, the aborted end.
+    # sends and cancels may come in between.  Any other answer closes the step, the last started
+    # call's included (the scheduler stops when nothing it started is in flight, finding F9): the
+    # rest of the drain, a tool/call and error tool/result per call never started, step/end, the
+    # aborted end.
     Row(STEPPING, "step-result", "draining", ("answer-call",), STEPPING, ("CANCEL-5", "LOG-11")),
     Row(STEPPING, "step-result", "aborted", ("drain-calls", "skip-calls", "step-end", "end-turn:aborted"),
         TURN_ENDED, ("CANCEL-3", "CANCEL-5", "STEP-2")),

@@ -193,8 +193,12 @@ def _tool_phase(gen: Generator, agent: Agent) -> cmd.Command:
     elif len(run.calls) >= 2:  # the order shows: answer, start, or abort among them
         options = (lambda: cmd.StepResult("tool-result"), lambda: cmd.StepResult("tool-result"),
                    lambda: cmd.StepResult("tool-start"), lambda: cmd.Cancel(keep_inbox=True))
+        if run.calls[1][1]:  # two tools running: an abort now is what lets a drain keep the step open
+            options += (lambda: cmd.Cancel(keep_inbox=True),) * 2
     else:
-        options = (lambda: cmd.StepResult("tool-call"), lambda: cmd.StepResult("tool-call", started=False),
+        # Started calls twice as often as unstarted ones: a drain needs two calls running at the abort
+        # (the last one's answer closes the step, finding F9).
+        options = (lambda: cmd.StepResult("tool-call"), lambda: cmd.StepResult("tool-call"),
                    lambda: cmd.StepResult("tool-call", started=False))
     return gen.ch.pick(options)()
 

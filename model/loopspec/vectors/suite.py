@@ -46,6 +46,7 @@ from loopspec.vectors.profiles import PROFILES
 from loopspec.vectors.reference_model import VectorCommand, initial
 from loopspec.vectors.row_pairs import reachable_pairs
 from loopspec.vectors.rule_cases import ALL_CASES
+from loopspec.vectors.swarm import Swarm
 
 SUITE_FORMAT = "loopspec-suite/2"
 WALK_STEPS = 12
@@ -60,9 +61,11 @@ def rule_cases() -> tuple[CaseSpec, ...]:
     return ALL_CASES
 
 
-def _walk(seed: str, steps: int) -> list[tuple[cmd.Command, tuple[str, ...]]]:
-    """One seeded random walk: each command with the rows it fired (none if refused)."""
-    gen = Generator(RandomChooser(random.Random(seed)))
+def _walk(seed: str, steps: int, swarmed: bool = False) -> list[tuple[cmd.Command, tuple[str, ...]]]:
+    """One seeded random walk: each command with the rows it fired (none if refused); ``swarmed``
+    draws the walk's own command mix first (:mod:`.swarm`), as drive's examples do."""
+    chooser = RandomChooser(random.Random(seed))
+    gen = Generator(chooser, swarm=Swarm.draw(chooser) if swarmed else None)
     agent = Agent()
     out: list[tuple[cmd.Command, tuple[str, ...]]] = []
     for _ in range(steps):
@@ -84,7 +87,9 @@ def row_cases(seed: int) -> tuple[CaseSpec, ...]:
     for n in range(MAX_ROW_WALKS):
         if n >= MIN_ROW_WALKS and len(best) == len(keys):
             break
-        walk = _walk(f"{seed}-rows-{n}", WALK_STEPS)
+        # Every other walk has a mix of its own: a row that needs several particular inputs in a row
+        # (the drain: two tools started, then an abort, then one answered) is rare under the even mix.
+        walk = _walk(f"{seed}-rows-{n}", WALK_STEPS, swarmed=n % 2 == 1)
         for index, (_, fired) in enumerate(walk):
             for key in fired:
                 if key not in best or index + 1 < len(best[key]):

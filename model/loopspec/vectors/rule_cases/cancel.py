@@ -75,16 +75,22 @@ CASES: tuple[CaseSpec, ...] = (
          (cmd.followup(m("a")), KEEP, cmd.inject(m("b")), cmd.steer(m("b"))),
          all_of(refused(3, "SPLICE-3"), final("inbox", {"next-turn": [], "next-step": ["b"]}))),
     case("cancel/step-result/cancel-5-drain-then-skip", ("CANCEL-5", "CANCEL-4"),
-         "An abort in the tool phase starts nothing more: the started call is answered after the abort (a "
-         "latching send in between) with the tool runtime's aborted result (ABORTED), the call never started "
-         "gets tool/call and an error tool/result ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and "
-         "the latched turn.",
-         (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False), KEEP,
-          cmd.followup(m("b")), TOOL_RESULT, STOP),
-         all_of(event_types(2, AM, TC), event_types(3, AM), event_types(4), event_types(5, SPL),
-                event_types(6, TR), event_data(6, 0, "error", tool_error(ABORTED_CODE)),
-                event_types(7, TC, TR, SE, TE, TS, SPL), event_data(7, 1, "error", tool_error(SKIPPED)),
-                event_data(7, 3, "reason", USER_ABORT))),
+         "An abort in the tool phase starts nothing more: the two started calls are answered after the abort "
+         "(a latching send in between) with the tool runtime's aborted result (ABORTED); the last one's answer "
+         "closes the step: the call never started gets tool/call and an error tool/result "
+         "ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and the latched turn.",
+         (cmd.followup(m("a")), ENTER, TOOL_CALL, TOOL_CALL, cmd.StepResult("tool-call", started=False), KEEP,
+          cmd.followup(m("b")), TOOL_RESULT, TOOL_RESULT),
+         all_of(event_types(2, AM, TC), event_types(3, AM, TC), event_types(4, AM), event_types(5),
+                event_types(6, SPL), event_types(7, TR), event_data(7, 0, "error", tool_error(ABORTED_CODE)),
+                event_types(8, TR, TC, TR, SE, TE, TS, SPL), event_data(8, 0, "error", tool_error(ABORTED_CODE)),
+                event_data(8, 2, "error", tool_error(SKIPPED)), event_data(8, 4, "reason", USER_ABORT))),
+    case("cancel/step-result/cancel-5-last-started-answer-closes", ("CANCEL-5", "CANCEL-3"),
+         "When the last call still running after the abort is answered, the tool phase is over: its aborted "
+         "result, then step/end and the aborted end at once (the scheduler waits for nothing else).",
+         (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.Cancel(), TOOL_RESULT),
+         all_of(event_types(4, TR, SE, TE), event_data(4, 0, "error", tool_error(ABORTED_CODE)),
+                event_data(4, 2, "reason", USER_ABORT), final("phase", "idle"))),
     case("cancel/step-result/cancel-5-abort-answers-every-call", ("CANCEL-5", "CANCEL-3"),
          "Whatever the step's next answer, an aborted step answers each call: the started one (its tool "
          "finished, answered with the runtime's aborted result), then a skipped pair for the one never "
