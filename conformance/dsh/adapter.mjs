@@ -9,6 +9,12 @@ import { join } from 'node:path';
 import { RealCase, SCRATCH, Unsupported } from './harness.mjs';
 import { DshContext } from './process.mjs';
 
+// No answer carries a stack (the real records keep an error's message and code; no package reads a
+// stack but to rewrite it), yet cordis captures two for every call through a service proxy, and
+// every refusal and missing-file check makes one: a fifth of the adapter's time at V8's ten
+// frames.  One frame still names where an internal error was thrown.
+Error.stackTraceLimit = 1;
+
 const require = createRequire(import.meta.url);
 // The command language's strict decoder, shared with the repository's JavaScript example adapter.
 const { command: decodeCommand, BadRequest } = require('../../examples/adapters/js/commands.js');

@@ -48,6 +48,7 @@ export class RealCase {
   // after a restart, a process gets a fresh context of its own.  A host serves one case at a time: the previous
   // case's close must have settled (its agent disposed, its store emptied).
   static async start(label, recording = null, host = null) {
+    host?.assertUnused();
     clock.now = FIRST_TIME;
     clock.uuids = 0;
     const realCase = new RealCase(label, host);

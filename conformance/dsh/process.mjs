@@ -91,6 +91,13 @@ export class DshContext {
     ctx.on('agent/request-error', (payload) => this.processOf(payload.agent).takeRetry());
   }
 
+  // A case starts on a host with no agent, session or process left from the one before: a case's
+  // agent, listeners' targets and store are its own.
+  assertUnused() {
+    const left = [...this.processes.keys(), ...this.ctx.agents.list().map((a) => a.id), ...this.ctx.sessions.list().map((s) => s.id)];
+    if (left.length > 0) throw new Error(`the host still holds the last case's ${[...new Set(left)].join(', ')}`);
+  }
+
   // A host's shutdown: the root context is disposed; every park still open is then refused, the way
   // a provider and a tool stop when their process is torn down.
   async dispose() {
