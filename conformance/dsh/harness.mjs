@@ -45,8 +45,8 @@ const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stoppin
 
 export class RealCase {
   // `host` (a DshContext) serves the case's first process; without one, and for every process
-  // after a restart, a process gets a fresh context of its own.  A host serves one case at a time: the previous
-  // case's close must have settled (its agent disposed, its store emptied).
+  // after a restart, a process gets a fresh context of its own.  A host serves one case at a time:
+  // the previous case's agents must be disposed (its `disposed` settled).
   static async start(label, recording = null, host = null) {
     host?.assertUnused();
     clock.now = FIRST_TIME;
