@@ -4,7 +4,16 @@
 // caller may pipeline them.
 import { createInterface } from 'node:readline';
 import { createRequire } from 'node:module';
-import { RealCase, Unsupported } from './harness.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { RealCase, SCRATCH, Unsupported } from './harness.mjs';
+import { DshContext } from './process.mjs';
+
+// No answer carries a stack (the real records keep an error's message and code; no package reads a
+// stack but to rewrite it), yet cordis captures two for every call through a service proxy, and
+// every refusal and missing-file check makes one: a fifth of the adapter's time at V8's ten
+// frames.  One frame still names where an internal error was thrown.
+Error.stackTraceLimit = 1;
 
 const require = createRequire(import.meta.url);
 // The command language's strict decoder, shared with the repository's JavaScript example adapter.
@@ -22,12 +31,40 @@ class Server {
     this.greeted = false;
     this.cases = 0;
     this.current = null;
-    this.closing = []; // cases being torn down in the background
+    this.previous = null; // the last case, torn down in the background
+    this.closing = new Set(); // the teardowns not yet settled
+    this.host = null; // the context every case's first process runs in, wired on first use
   }
 
+  // A case starts once the previous one's agents are disposed: a host serves one case at a time.
   async realCase() {
-    if (this.current === null) this.current = await RealCase.start(String(++this.cases));
+    if (this.current === null) {
+      await this.previous?.disposed;
+      this.host ??= await DshContext.wire(mkdtempSync(join(SCRATCH, 'loopspec-dsh-')));
+      this.current = await RealCase.start(String(++this.cases), null, this.host);
+    }
     return this.current;
+  }
+
+  // The current case ends: its teardown runs in the background; a failure of it is reported.
+  endCase() {
+    if (this.current === null) return;
+    const label = this.cases;
+    const closing = this.current.close().catch((error) => {
+      process.stderr.write(`tearing down case ${label}: ${error?.stack ?? error}\n`);
+    });
+    this.closing.add(closing);
+    closing.then(() => this.closing.delete(closing));
+    this.previous = this.current;
+    this.current = null;
+  }
+
+  // Every case torn down, then the host; the promise settles when that is done.
+  close() {
+    this.endCase();
+    return Promise.allSettled(this.closing).then(() => this.host?.dispose()).then(() => {
+      if (this.host !== null) rmSync(this.host.root, { recursive: true, force: true, maxRetries: 3 });
+    });
   }
 
   async answer(request) {
@@ -45,8 +82,7 @@ class Server {
       }
       if ('state' in request) return { id, state: (await this.realCase()).state() };
       if ('reset' in request) {
-        if (this.current !== null) this.closing.push(this.current.close());
-        this.current = null;
+        this.endCase();
         return { id, reset: {} };
       }
       if ('hello' in request) return { id, error: { kind: 'protocol', message: 'hello was already answered' } };
@@ -73,8 +109,7 @@ async function main() {
     }
     process.stdout.write(`${JSON.stringify(await server.answer(request))}\n`);
   }
-  if (server.current !== null) server.closing.push(server.current.close());
-  await Promise.race([Promise.allSettled(server.closing), new Promise((resolve) => setTimeout(resolve, 1500))]);
+  await Promise.race([server.close(), new Promise((resolve) => setTimeout(resolve, 1500))]);
   process.exit(0);
 }
 

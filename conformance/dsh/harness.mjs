@@ -1,10 +1,10 @@
 // One conformance case against the real loop: the command language's commands mapped onto the
 // real agent's public API, and what each command made the real loop commit and notify, through
 // the model's view (view.mjs).
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DshProcess, TOOL } from './process.mjs';
+import { DshContext, DshProcess, TOOL } from './process.mjs';
 import { ModelView } from './view.mjs';
 import { runChain } from './chain.mjs';
 import { answerChunks } from './answers.mjs';
@@ -12,7 +12,7 @@ import { recordedCall } from './recording.mjs';
 
 const FIRST_TIME = 1700000000000;
 // The JSONL store's folder: in memory where the machine has one (the store fsyncs every batch).
-const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+export const SCRATCH = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
 // A real refusal's text names the rule the model refuses it by (spec/command-language.md).
 const REFUSALS = [
@@ -44,17 +44,22 @@ globalThis.crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++clock.u
 const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stopping: 'stopping' };
 
 export class RealCase {
-  static async start(label, recording = null) {
+  // `host` (a DshContext) serves the case's first process; without one, and for every process
+  // after a restart, a process gets a fresh context of its own.  A host serves one case at a time:
+  // the previous case's agents must be disposed (its `disposed` settled).
+  static async start(label, recording = null, host = null) {
+    host?.assertUnused();
     clock.now = FIRST_TIME;
     clock.uuids = 0;
-    const realCase = new RealCase(label);
+    const realCase = new RealCase(label, host);
     realCase.recording = recording;
     await realCase.launch(false);
     return realCase;
   }
 
-  constructor(label) {
+  constructor(label, host = null) {
     this.sessionId = `loopspec-${label}`;
+    this.host = host;
     this.processes = []; // every process of the case, each with a store folder of its own
     this.view = new ModelView();
     this.entries = [];
@@ -66,11 +71,17 @@ export class RealCase {
   // A new process; `resume` loads the session from a copy of the last process's store, the disk
   // as that process left it (so a killed process can be torn down without touching it).
   async launch(resume) {
-    const root = mkdtempSync(join(SCRATCH, 'loopspec-dsh-'));
-    if (resume) cpSync(this.process.root, root, { recursive: true });
+    const owned = this.host === null || this.processes.length > 0;
+    let context = this.host;
+    if (owned) {
+      const root = mkdtempSync(join(SCRATCH, 'loopspec-dsh-'));
+      if (resume) this.process.copyStore(root);
+      context = await DshContext.wire(root);
+    }
     const process = new DshProcess({
       sessionId: this.sessionId,
-      root,
+      context,
+      owned,
       sink: (entry) => { if (process === this.process) this.record(entry); },
       onPark: () => this.parkedAt(),
     });
@@ -355,12 +366,12 @@ export class RealCase {
     };
   }
 
-  // Tear the case down: every process disposed (a killed one writes only into its own folder),
-  // then the folders removed; the promise settles when that is done.
+  // Tear the case down: every process disposed (a killed one writes only into its own folder;
+  // `disposed` settles then, and a host is free for its next case), then their stores removed; the
+  // promise settles when that is done.
   close() {
     const processes = this.processes;
-    return Promise.allSettled(processes.map((p) => p.dispose())).then(() => {
-      for (const p of processes) rmSync(p.root, { recursive: true, force: true, maxRetries: 3 });
-    });
+    this.disposed = Promise.allSettled(processes.map((p) => p.dispose()));
+    return this.disposed.then(() => Promise.all(processes.map((p) => p.removeStore())));
   }
 }

@@ -6,6 +6,8 @@
 // stream (a `step-result`), the tool's execution (a tool answer) and the agent/turn-stopping
 // listener (a `turn-stopping`).  A park records what it waits for and a resolver; the command
 // resolves it, and the adapter then lets the loop run until it parks again or goes idle.
+import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Context } from '@deepseek-ai/cordis';
 import LlmRuntime, { LlmAdapter } from '@deepseek-ai/dsh-llm';
 import SessionStore, { SessionId } from '@deepseek-ai/dsh-session';
@@ -20,35 +22,46 @@ export const MODEL = 'scripted';
 export const TOOL = 'tool';
 const NOTIFICATIONS = ['agent/inbox/inserted', 'agent/inbox/discarded', 'agent/inbox/claimed', 'agent/status', 'agent/error'];
 
-// The scripted model: every call parks until a step-result says how the answer ends.
+// The scripted model: every call parks, in the process of the agent that makes it, until a
+// step-result says how the answer ends.
 class ScriptedModel extends LlmAdapter {
-  constructor(process) {
+  constructor(context) {
     super();
-    this.process = process;
+    this.context = context;
   }
 
   async *stream(options) {
-    const answer = await this.process.park('step', { signal: options.signal });
+    const answer = await this.context.processOf(this.context.ctx.agents.currentInitiator()).park('step', { signal: options.signal });
     for (const chunk of answer.chunks) yield chunk;
     if (answer.throws !== undefined) throw answer.throws;
   }
 }
 
-export class DshProcess {
-  // sink(entry) receives {event} for each durable commit and {note} for each live notification,
-  // in emission order; onPark() is called when the loop reaches an await point.
-  constructor({ sessionId, root, sink, onPark }) {
-    this.sessionId = sessionId;
-    this.root = root;
-    this.sink = sink;
-    this.onPark = onPark;
-    this.parked = null;
-    this.ctx = null;
-    this.agent = null;
+// One wired cordis Context: the plugins, the scripted provider, the tool and the listeners, each
+// handing what it sees to the process of the agent it concerns (looked up by the agent's session
+// id).  Wiring costs about 10 ms, so a host keeps one context for the first process of every case,
+// one case at a time; a restarted case gets a fresh context of its own (a crash loses the process).
+export class DshContext {
+  static async wire(root) {
+    const context = new DshContext(root);
+    await context.start();
+    return context;
   }
 
-  // Wire the plugins, then create the agent (or load it from `root` when `resume` is set).
-  async start({ resume }) {
+  constructor(root) {
+    this.root = root; // the JSONL store's folder
+    this.ctx = null;
+    this.processes = new Map(); // session id -> the DshProcess whose agent it is
+  }
+
+  // The process of an agent or of its session (the two share their id).
+  processOf(subject) {
+    const process = this.processes.get(subject?.id);
+    if (process === undefined) throw new Error(`the real loop reached an agent no case owns: ${subject?.id}`);
+    return process;
+  }
+
+  async start() {
     const ctx = new Context();
     this.ctx = ctx;
     await ctx.plugin(LlmRuntime);
@@ -57,7 +70,7 @@ export class DshProcess {
     await ctx.plugin(ToolRuntime);
     await ctx.plugin(AgentRegistry);
     // Uncompressed: zstd costs a third of a command's time here and changes nothing the loop does.
-    await ctx.plugin(JsonlSessionPersistence, { root: this.root, writeBatchMaxDelayMs: 1, compression: 'none' });
+    await ctx.plugin(JsonlSessionPersistence, { root: this.root, compression: 'none' });
     await ctx.plugin(AgentLoop);
     ctx.llm.registerAdapter([PROVIDER], new ScriptedModel(this));
     ctx.tools.register(defineContentToolFixture({
@@ -65,17 +78,62 @@ export class DshProcess {
       description: 'a tool whose outcome the conformance command says',
       parameters: {},
       execute: async (_args, exec) => {
-        const answer = await this.park('tool', { signal: exec.signal });
+        const answer = await this.processOf(exec.agent).park('tool', { signal: exec.signal });
         for (const context of answer.context) exec.deferContext(context);
         if (answer.conclude) exec.concludeTurn();
         return [{ type: 'text', text: 'done' }];
       },
     }));
-    ctx.on('session/event', (_session, event) => this.sink({ event }));
-    for (const type of NOTIFICATIONS) ctx.on(type, (payload) => this.sink({ note: { type, ...payload } }));
-    ctx.on('agent/pre-step', (payload, next) => this.park('decide', { payload, next }));
-    ctx.on('agent/turn-stopping', (payload) => this.park('stopping', { payload }));
-    ctx.on('agent/request-error', () => this.takeRetry());
+    ctx.on('session/event', (session, event) => this.processOf(session).sink({ event }));
+    for (const type of NOTIFICATIONS) ctx.on(type, (payload) => this.processOf(payload.agent).sink({ note: { type, ...payload } }));
+    ctx.on('agent/pre-step', (payload, next) => this.processOf(payload.agent).park('decide', { payload, next }));
+    ctx.on('agent/turn-stopping', (payload) => this.processOf(payload.agent).park('stopping', { payload }));
+    ctx.on('agent/request-error', (payload) => this.processOf(payload.agent).takeRetry());
+  }
+
+  // A case starts on a host with no agent, session or process left from the one before: a case's
+  // agent, listeners' targets and store are its own.
+  assertUnused() {
+    const left = [...this.processes.keys(), ...this.ctx.agents.list().map((a) => a.id), ...this.ctx.sessions.list().map((s) => s.id)];
+    if (left.length > 0) throw new Error(`the host still holds the last case's ${[...new Set(left)].join(', ')}`);
+  }
+
+  // A host's shutdown: the root context is disposed; every park still open is then refused, the way
+  // a provider and a tool stop when their process is torn down.
+  async dispose() {
+    const done = this.ctx.fiber.dispose();
+    await Promise.all([...this.processes.values()].map((process) => process.refuseParks()));
+    await done;
+  }
+}
+
+// One process of a case: an agent in a context, the context its own (`owned`: a restarted case's)
+// or a host's, shared by the first process of every case.
+export class DshProcess {
+  // sink(entry) receives {event} for each durable commit and {note} for each live notification,
+  // in emission order; onPark() is called when the loop reaches an await point.
+  constructor({ sessionId, context, owned, sink, onPark }) {
+    this.sessionId = sessionId;
+    this.context = context;
+    this.owned = owned;
+    this.sink = sink;
+    this.onPark = onPark;
+    this.parked = null;
+    this.agent = null;
+  }
+
+  get root() {
+    return this.context.root;
+  }
+
+  get ctx() {
+    return this.context.ctx;
+  }
+
+  // Create the agent (or load it from the store when `resume` is set).
+  async start({ resume }) {
+    const { ctx } = this.context;
+    this.context.processes.set(this.sessionId, this);
     const options = { provider: PROVIDER, model: MODEL };
     const id = SessionId(this.sessionId);
     const handle = resume
@@ -120,19 +178,59 @@ export class DshProcess {
     await this.ctx.sessions.flush(this.agent.session);
   }
 
-  // A graceful shutdown: the root context is disposed, as a host does on exit.
+  // Tear the process down: its own context disposed, as a host does on exit; in a shared context
+  // only its agent, through the handle its creation returned (the lifecycle's own teardown).
   async dispose() {
     if (this.disposing) return this.disposing;
-    this.disposing = this.tearDown();
+    this.disposing = this.owned ? this.context.dispose() : this.disposeAgent();
     return this.disposing;
   }
 
-  async tearDown() {
-    const done = this.ctx.fiber.dispose();
+  async disposeAgent() {
+    const done = this.handle.dispose();
+    await this.refuseParks();
+    await done;
+    this.context.processes.delete(this.sessionId);
+  }
+
+  // The session's store as this process left it, copied into the folder `root` (a shared store's
+  // other sessions left out).
+  copyStore(root) {
+    if (this.owned) {
+      cpSync(this.root, root, { recursive: true });
+      return;
+    }
+    for (const folder of this.sessionFolders()) cpSync(join(this.root, folder), join(root, folder), { recursive: true });
+  }
+
+  // A shared store keeps each session in a folder named after its id, in a folder per project.
+  sessionFolders() {
+    if (!/^[A-Za-z0-9._-]+$/.test(this.sessionId)) throw new Error(`a shared store cannot name the folder of session ${this.sessionId}`);
+    return readdirSync(this.root).map((project) => join(project, this.sessionId)).filter((folder) => existsSync(join(this.root, folder)));
+  }
+
+  // After `dispose`: the process's store removed.  A shared store's session folder is written until
+  // the session's retirement has drained the writes its teardown made; a read of the store queues
+  // behind that.
+  async removeStore() {
+    if (this.owned) {
+      rmSync(this.root, { recursive: true, force: true, maxRetries: 3 });
+      return;
+    }
+    try {
+      await this.ctx.sessionPersistence.readFrom(SessionId(this.sessionId), Number.MAX_SAFE_INTEGER);
+    } catch (error) {
+      // A session that committed nothing never reached the disk.
+      if (error?.message !== `session "${this.sessionId}" not found`) throw error;
+    }
+    for (const folder of this.sessionFolders()) rmSync(join(this.root, folder), { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  // A teardown waits for the loop to go idle, so every park it reaches is refused.
+  async refuseParks() {
     while (this.parked !== null) {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.parked !== null) this.rejectPark(new DOMException('the host is shutting down', 'AbortError'));
     }
-    await done;
   }
 }
