@@ -200,6 +200,11 @@ def _closed(engine: Engine, hook: str, record: r.ListenerClose) -> bool:
         return False
     _owed(engine, listening, f"the {hook} listener ended")
     engine.check_next_seq(record.next_seq)
+    refused = listening.parts[-1].refused if listening.parts else None
+    if isinstance(record, r.PreStepThrew | r.TurnStoppingThrew) and refused is not None and \
+            record.error != refusal_text(refused):  # the listener throws its refused call's error
+        engine.fail(f"the error the {hook} listener threw", record.error, refusal_text(refused),
+                    "DECIDE-7" if hook == PRE_STEP else "RESULT-4")
     engine.listening = None
     return True
 
