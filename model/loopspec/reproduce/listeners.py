@@ -161,7 +161,9 @@ def on_call_begin(engine: Engine, begin: r.OpBegin) -> None:
     if begin.within is None:
         on_begin(engine, begin)
         return
-    listening = engine.listening if isinstance(engine.listening, Listening) else _listen(engine, begin.within)
+    current = engine.listening
+    answered = isinstance(current, Listening) and current.hook == begin.within
+    listening = current if answered and isinstance(current, Listening) else _listen(engine, begin.within)
     _owed(engine, listening, f"the call {begin.label!r} began")
     engine.check_next_seq(begin.next_seq)
     end = engine.rec.records[engine.ends[engine.index]]
