@@ -1,8 +1,8 @@
 """Fresh recordings of the real implementation, judged by ``reproduce`` and ``check --live``.
 
 The recorder (``conformance/dsh/recorder.mjs``) writes runs of the published packages in the
-repository's recording format: every vectors case the format can carry (its calls are the
-format's: no listener actions, no ``clear``, ``send`` only through its aliases) and the named
+repository's recording format: every vectors case the format can carry (its calls, a listener's
+included, are the format's: no ``clear``, ``send`` only through its aliases) and the named
 scenarios of ``conformance/dsh/scenarios``.  Each recording is then reproduced by the model and
 checked with its live stream; what does not pass is an outcome the expectations must list.
 """

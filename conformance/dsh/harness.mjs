@@ -41,6 +41,7 @@ const clock = { now: FIRST_TIME, uuids: 0 };
 Date.now = () => ++clock.now;
 globalThis.crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++clock.uuids).padStart(12, '0')}`;
 
+const STOPPING = 'agent/turn-stopping';
 const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stopping: 'stopping' };
 
 export class RealCase {
@@ -97,6 +98,7 @@ export class RealCase {
       const { turn, step, messages } = this.parked.payload;
       this.recording?.preStep('invoked', this.nextRawSeq, { turn, step, messageIds: messages.map((m) => m.id) });
     }
+    if (this.parked?.kind === 'stopping') this.recording?.listener(STOPPING, 'invoked', this.nextRawSeq, { turn: this.parked.payload.turn });
     if (this.parked?.kind === 'tool' && this.pendingTool !== undefined) {
       const answer = this.pendingTool;
       this.pendingTool = undefined;
@@ -210,12 +212,18 @@ export class RealCase {
     }
   }
 
-  // Actions inside a listener: a refusal is the listener throwing the refusal's text.
-  actions(list) {
+  // Actions inside a listener: a refusal is the listener throwing the refusal's text.  A recording
+  // writes each as a call made `within` the listener's hook.
+  actions(list, within) {
     for (const action of list) {
+      const call = this.recording ? recordedCall(action) : null;
+      const before = this.nextRawSeq;
+      if (call) this.recording.begin(call, before, within);
       try {
-        this.act(action);
+        const value = this.act(action);
+        if (call) this.recording.end(call, before, this.nextRawSeq, { result: value }, within);
       } catch (error) {
+        if (call) this.recording.end(call, before, this.nextRawSeq, { threw: error }, within);
         throw error instanceof Refused ? new Error(error.message) : error;
       }
     }
@@ -248,7 +256,7 @@ export class RealCase {
     const parked = this.expect(['decide'], 'decide');
     // An aborted turn ignores the answer: the parked listener hands on to the default at once.
     if (this.aborted()) return this.process.resolvePark(this.decided(parked.next(), parked.payload));
-    const chain = runChain(c.listeners, parked.payload, parked.next, (list) => this.actions(list));
+    const chain = runChain(c.listeners, parked.payload, parked.next, (list) => this.actions(list, 'agent/pre-step'));
     return this.process.resolvePark(this.decided(chain, parked.payload));
   }
 
@@ -267,13 +275,17 @@ export class RealCase {
 
   turnStopping(c) {
     const parked = this.expect(['stopping'], 'turn-stopping');
-    if (this.aborted()) return this.process.resolvePark(undefined);
-    try {
-      this.actions(c.actions);
-      if (c.raises !== null) throw new Error(c.raises);
-    } catch (error) {
-      return this.process.rejectPark(error);
+    const { turn } = parked.payload;
+    if (!this.aborted()) {
+      try {
+        this.actions(c.actions, STOPPING);
+        if (c.raises !== null) throw new Error(c.raises);
+      } catch (error) {
+        this.recording?.listener(STOPPING, 'threw', this.nextRawSeq, { turn, error: `${error?.name ?? 'Error'}: ${error?.message}` });
+        return this.process.rejectPark(error);
+      }
     }
+    this.recording?.listener(STOPPING, 'returned', this.nextRawSeq, { turn });
     return this.process.resolvePark(undefined);
   }
 

@@ -3,8 +3,8 @@
 // A scenario is a vectors case (`{id, steps: [{command}]}`) or a named scenario of the same shape,
 // whose steps may also hold `{"op": "shutdown"}` (an orderly shutdown: the root context disposed,
 // then the log loaded again).  Scenarios the recording format cannot carry are skipped, saying why:
-// the format has no nested calls (listener and turn-stopping actions), no `clear` and no `send`
-// other than its three aliases.  One line per scenario on stdout: recorded, or skipped and why.
+// the format has no `clear` and no `send` other than its three aliases (also as a listener's
+// action; a listener's other calls are recorded within its hook).  One line per scenario on stdout: recorded, or skipped and why.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -16,15 +16,18 @@ const { command: decodeCommand } = require('../../examples/adapters/js/commands.
 
 const ANSWERS = new Set(['decide', 'step-result', 'turn-stopping', 'restart', 'shutdown']);
 
-// Why the format cannot carry this command, or null.
+// Why the format cannot carry a call the scenario or a listener makes, or null.
+function uncallable(c, by) {
+  return recordedCall(c) === null ? `the format has no call for ${c.op}${by}` : null;
+}
+
+// Why the format cannot carry this command, or null.  A listener's actions are calls made within
+// its hook (examples/recordings/README.md), so they need calls of the format too.
 function unrecordable(c) {
-  if (c.op === 'decide') {
-    const acting = c.listeners.some((l) => [l.before, l.after, l.afterEnter, l.afterReject].some((a) => a?.length));
-    return acting ? 'a listener acts on the agent (the format has no nested calls)' : null;
-  }
-  if (c.op === 'turn-stopping') return c.actions.length ? 'turn-stopping acts on the agent (no nested calls)' : null;
-  if (ANSWERS.has(c.op)) return null;
-  return recordedCall(c) === null ? `the format has no call for ${c.op}` : null;
+  const acts = c.op === 'decide' ? c.listeners.flatMap((l) => [l.before, l.after, l.afterEnter, l.afterReject].flatMap((a) => a ?? []))
+    : c.op === 'turn-stopping' ? c.actions : [];
+  if (ANSWERS.has(c.op)) return acts.map((a) => uncallable(a, ` (made by a ${c.op} listener)`)).find((w) => w !== null) ?? null;
+  return uncallable(c, '');
 }
 
 async function record(scenario, out) {

@@ -61,17 +61,26 @@ export class Recording {
     this.live.push({ kind: 'live', type, nextSeq, ...fields });
   }
 
+  // An observation of a listener hook (`agent/pre-step`, `agent/turn-stopping`): its window runs
+  // from `invoked` to the phase that says how the listener ended.
+  listener(type, phase, nextSeq, fields) {
+    if (!this.paused) this.live.push({ kind: 'live', type, phase, nextSeq, ...fields });
+  }
+
   preStep(phase, nextSeq, fields) {
-    if (!this.paused) this.live.push({ kind: 'live', type: 'agent/pre-step', phase, nextSeq, ...fields });
+    this.listener('agent/pre-step', phase, nextSeq, fields);
   }
 
-  begin(call, nextSeq) {
-    this.live.push({ kind: 'op-begin', op: call.op, args: call.args, nextSeq });
+  // `within`: the listener hook a call is made from (absent for the scenario's own calls).
+  begin(call, nextSeq, within) {
+    this.live.push({ kind: 'op-begin', op: call.op, args: call.args, nextSeq, ...(within ? { within } : {}) });
   }
 
-  end(call, before, after, outcome) {
+  end(call, before, after, outcome, within) {
     const told = 'threw' in outcome ? { threw: errorText(outcome.threw) } : { result: resultOf(call.op, outcome.result) };
-    this.live.push({ kind: 'op-end', op: call.op, args: call.args, nextSeqBefore: before, nextSeqAfter: after, ...told });
+    this.live.push({
+      kind: 'op-end', op: call.op, args: call.args, nextSeqBefore: before, nextSeqAfter: after, ...told, ...(within ? { within } : {}),
+    });
   }
 
   boundary(crash, view) {

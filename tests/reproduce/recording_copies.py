@@ -12,6 +12,7 @@ from loopspec.reproduce.files import EVENTS, FINAL, LIVE, RecordingFiles
 
 RECORDINGS = REPO / "examples" / "recordings"
 SYNTHETIC = REPO / "examples" / "recordings-synthetic"
+REAL_RUNS = REPO / "tests" / "reproduce" / "recordings"  # runs of the published packages (decisions E1, E2, E5)
 Json = dict[str, object]
 Change = Callable[[Json], Json | None]
 """Given a parsed line, the line to write instead, or ``None`` to delete it."""

@@ -22,7 +22,7 @@ from loopspec.reproduce import reading
 from loopspec.reproduce import records as r
 from loopspec.reproduce.calls import CALLS
 from loopspec.reproduce.files import in_folder, read_recording
-from reproduce.recording_copies import RECORDINGS, SYNTHETIC
+from reproduce.recording_copies import REAL_RUNS, RECORDINGS, SYNTHETIC
 
 README = (RECORDINGS / "README.md").read_text(encoding="utf-8")
 
@@ -42,8 +42,10 @@ def documented_live_types() -> set[str]:
     return {_ticked(line)[0] for line in section.splitlines() if line.startswith("| `agent/")}
 
 
-def documented_phases() -> set[str]:
-    return set(re.findall(r'`phase: "(\w+)"`', README))
+def documented_phases(hook: str = "agent/pre-step") -> set[str]:
+    """The phases the README lists for one listener hook, in that hook's list of records."""
+    section = README.split(f"`{hook}` records", 1)[1].split("\n\n", 2)
+    return set(re.findall(r'`phase: "(\w+)"`', "\n\n".join(section[:2])))
 
 
 def documented_calls() -> set[str]:
@@ -55,6 +57,7 @@ def test_the_registries_are_the_documented_format() -> None:
     assert set(reading.KINDS) == documented_kinds() == {"durable", "live", "op-begin", "op-end", "note"}
     assert set(reading._LIVE) == documented_live_types()
     assert set(reading._PRE_STEP) == documented_phases() == {"invoked", "decided", "threw"}
+    assert set(reading._TURN_STOPPING) == documented_phases("agent/turn-stopping") == {"invoked", "returned", "threw"}
     assert set(CALLS) == documented_calls()
 
 
@@ -70,6 +73,7 @@ def features(recording: r.Recording) -> set[str]:
     """What a recording exercises, read from its records and log."""
     out: set[str] = set()
     depth, boundary, shutdown = 0, None, False
+    windows = 0  # listener windows open (a scenario's call inside one is the format's other case)
     batch: tuple[str, ...] = ()
     for record in recording.records:
         if isinstance(record, r.Note):
@@ -79,6 +83,7 @@ def features(recording: r.Recording) -> set[str]:
             boundary, shutdown = record.crash, False
             if record.crash is not None:
                 out.add(f"crash:{str(record.crash).lower()}")
+                windows = 0  # a listener of a process that ends never returns
             continue
         shutdown = True
         if isinstance(record, r.Marker):
@@ -89,7 +94,11 @@ def features(recording: r.Recording) -> set[str]:
                 out.add("an edit outside any call")
         elif isinstance(record, r.Notice):
             out |= {"kind:live", f"live:{record.type}"}
-        elif isinstance(record, r.PreStepInvoked):
+        if isinstance(record, r.PreStepInvoked | r.TurnStoppingInvoked):
+            windows += 1
+        elif isinstance(record, r.ListenerClose):
+            windows -= 1
+        if isinstance(record, r.PreStepInvoked):
             out |= {"kind:live", "live:agent/pre-step", "pre-step:invoked"}
             batch = record.message_ids
         elif isinstance(record, r.PreStepDecided):
@@ -99,9 +108,13 @@ def features(recording: r.Recording) -> set[str]:
             out.add(f"decision:{shape}")
         elif isinstance(record, r.PreStepThrew):
             out |= {"kind:live", "pre-step:threw"}
+        elif isinstance(record, r.TurnStoppingInvoked | r.TurnStoppingReturned | r.TurnStoppingThrew):
+            out |= {"kind:live", "live:agent/turn-stopping", f"turn-stopping:{type(record).__name__[12:].lower()}"}
         elif isinstance(record, r.OpBegin):
             depth += 1
             out |= {"kind:op-begin", f"call:{record.op}"}
+            out |= {f"a call within {record.within}"} if record.within else set()
+            out |= {"a scenario's call inside a listener window"} if record.within is None and windows else set()
             out |= {"op name with a remark"} if "(" in record.label else set()
             out |= {"op name with blanks"} if record.label != record.label.strip() else set()
             out |= {"cancel with keepInbox"} if record.args.get("keepInbox") is True else set()
@@ -111,6 +124,7 @@ def features(recording: r.Recording) -> set[str]:
             depth -= 1
             out.add("kind:op-end")
             out.add("a refused call" if record.threw is not None else f"{record.op} -> {record.result}")
+            out |= {"a listener's refused call"} if record.within and record.threw is not None else set()
     for event in recording.events:
         data = thaw(event.data)
         chunk = data.get("chunk") if isinstance(data, dict) and event.type == "assistant/chunk" else None
@@ -132,12 +146,14 @@ REQUIRED = (
        "coordinate:NaN", "coordinate:Infinity", "coordinate:-Infinity", "coordinate:-0", "coordinate:fraction as text",
        "coordinate:integer as text", "crash:true", "crash:false", "a killed process's shutdown records",
        "a failing model step", "an error before any step", "finish:stop", "finish:max-tokens", "finish:tool-calls",
-       "an edit outside any call"}
+       "an edit outside any call", "a call within agent/pre-step", "a call within agent/turn-stopping",
+       "a listener's refused call", "a scenario's call inside a listener window"}
+    | {f"turn-stopping:{p}" for p in documented_phases("agent/turn-stopping")}
 )
 
 
 def _reproducing() -> list[r.Recording]:
-    found = in_folder(RECORDINGS)[0] + in_folder(SYNTHETIC / "reproduces")[0]
+    found = in_folder(RECORDINGS)[0] + in_folder(SYNTHETIC / "reproduces")[0] + in_folder(REAL_RUNS)[0]
     return [read_recording(files) for files in found]
 
 

@@ -96,7 +96,7 @@ def test_json_the_real_writer_cannot_write_is_unusable(tmp_path: Path, text: str
 
 
 def test_a_call_inside_another_call_is_unusable(tmp_path: Path) -> None:
-    """A listener calling back during a call: the model applies a call at once, so it cannot interleave them."""
+    """A call made from inside another call (not from a listener window) is not in the format (decisions.md E5)."""
     files = copy_recording(RECORDINGS, "inbox_replace", tmp_path)
     lines = files.live.read_text(encoding="utf-8").splitlines()
     probe = ['{"kind":"op-begin","op":"snapshot","args":{},"nextSeq":1}',
@@ -105,7 +105,7 @@ def test_a_call_inside_another_call_is_unusable(tmp_path: Path) -> None:
     files.live.write_text("\n".join([*lines[:3], *probe, *lines[3:]]) + "\n", encoding="utf-8")
     file, line, message = _problem(reproduce(files))
     assert (file, line) == (files.live.name, 4)
-    assert "begins inside the call begun on line 1" in message
+    assert "begins inside the call 'inbox.append' begun on line 1" in message
 
 
 def test_a_log_that_is_not_a_session_log_is_unusable(tmp_path: Path) -> None:

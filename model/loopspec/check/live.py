@@ -34,6 +34,7 @@ from typing import BinaryIO
 
 import attrs
 
+from loopspec.check.live_nesting import Nesting
 from loopspec.check.live_shape import FORM, LIVE_TYPES, live_record_problem
 from loopspec.check.live_wording import (
     CLAIMED,
@@ -91,6 +92,7 @@ class LiveChecker:
         self.ended = False  # a graceful disposal ended the process; its successor has not begun yet
         self.seed_gap = False  # the successor began: its end-seed may still go unmarked
         self.violations: list[Violation] = []
+        self.nesting = Nesting()  # calls and listener windows (decisions.md E5)
 
     # ---- bookkeeping ----
 
@@ -134,12 +136,20 @@ class LiveChecker:
                              "Every live record has the fields its kind gives it (examples/recordings/README.md, "
                              "spec/schemas/live-record.schema.json), and no others.")
                 continue
+            misplaced = self.nesting.feed(line_no, rec)
+            if misplaced is not None:
+                self.misnested(misplaced)
             handler = RECORD_HANDLERS.get(str(rec["kind"]))  # op-begin/op-end: the scenario's bookkeeping
             if handler is not None:
                 if handler is LiveChecker.note or not self.dead:  # a dead process's writes never persisted
                     handler(self, rec)
                 self.recent.append((line_no, rec))
         self.finish()
+
+    def misnested(self, problem: str) -> None:
+        self.violate(FORM, f"misplaced record: {problem}",
+                     "A listener's call nests inside its listener's window and names it in `within`; calls "
+                     "pair up and do not nest otherwise (examples/recordings/README.md).")
 
     def note(self, rec: dict[str, object]) -> None:
         if self.dead:  # the next note after a crash is the new process: it starts idle, owing nothing
@@ -296,6 +306,9 @@ class LiveChecker:
 
     def finish(self) -> None:
         self.record, self.seq = None, None
+        unclosed = self.nesting.finish()
+        if unclosed is not None:
+            self.misnested(unclosed)
         if self.queue and not self.dead:
             self.missing("at the end of the stream")
         reported = False

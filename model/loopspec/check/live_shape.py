@@ -3,8 +3,9 @@
 ``loopspec check --live`` reads a stream a conformance user recorded from their implementation;
 before the live checker reasons about a record (:mod:`loopspec.check.live`), the record must be
 one the format describes (examples/recordings/README.md): a ``durable`` marker, a ``live``
-notification or pre-step observation, an ``op-begin``/``op-end`` of the scenario's calls, or a
-``note``.  A record of another kind, a missing or mistyped field or an unknown one is reported
+notification or an observation of a listener hook (pre-step, turn-stopping), an
+``op-begin``/``op-end`` of the scenario's calls (``within`` names the listener a call was made
+from), or a ``note``.  A record of another kind, a missing or mistyped field or an unknown one is reported
 (:func:`live_record_problem`) instead of being skipped or half-read.
 
 Each problem carries the rule that judges the field: unknown fields of an inbox notification are
@@ -69,6 +70,10 @@ _FAILURE = open_object({"message": STRING}, {"code": STRING})  # defs.schema.jso
 _DECISION = either("a decision ({kind: reject} or {kind: enter, messageIds})",
                    closed({"kind": one_of("reject")}), closed({"kind": one_of("enter"), "messageIds": STRINGS}))
 _PRE_STEP = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE, "step": POSITIVE})
+_TURN_STOPPING = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE})
+# The listeners a call can be made from (decisions.md E5): the hooks whose windows the stream records.
+LISTENER_HOOKS = ("agent/pre-step", "agent/turn-stopping")
+_WITHIN = MappingProxyType({"within": one_of(*LISTENER_HOOKS)})
 
 
 def _inbox(rule: str, extra: Mapping[str, Shape] = MappingProxyType({})) -> Fields:
@@ -93,12 +98,23 @@ PRE_STEP_PHASES: Mapping[str, Fields] = MappingProxyType({
     "decided": Fields(MappingProxyType({**_PRE_STEP, "decision": _DECISION})),
     "threw": Fields(MappingProxyType({**_PRE_STEP, "error": STRING})),
 })
+TURN_STOPPING_PHASES: Mapping[str, Fields] = MappingProxyType({
+    "invoked": Fields(_TURN_STOPPING),
+    "returned": Fields(_TURN_STOPPING),
+    "threw": Fields(MappingProxyType({**_TURN_STOPPING, "error": STRING})),
+})
+# The observed listener hooks, each split by phase (each phase has its own fields).
+LISTENER_PHASES: Mapping[str, Mapping[str, Fields]] = MappingProxyType({
+    "agent/pre-step": PRE_STEP_PHASES, "agent/turn-stopping": TURN_STOPPING_PHASES,
+})
 KINDS: Mapping[str, Fields] = MappingProxyType({
     "durable": Fields(MappingProxyType({**_ANY_KIND, "seq": NON_NEGATIVE, "type": STRING})),
-    "op-begin": Fields(MappingProxyType({**_ANY_KIND, "op": STRING, "args": OBJECT, "nextSeq": NON_NEGATIVE})),
+    "op-begin": Fields(MappingProxyType({**_ANY_KIND, "op": STRING, "args": OBJECT, "nextSeq": NON_NEGATIVE}),
+                       _WITHIN),
     "op-end": Fields(MappingProxyType({**_ANY_KIND, "op": STRING, "args": OBJECT, "nextSeqBefore": NON_NEGATIVE,
                                        "nextSeqAfter": NON_NEGATIVE}),
-                     MappingProxyType({"result": anything, "threw": STRING}), one_required=("result", "threw")),
+                     MappingProxyType({"result": anything, "threw": STRING, **_WITHIN}),
+                     one_required=("result", "threw")),
     "note": Fields(MappingProxyType({**_ANY_KIND, "text": STRING}), MappingProxyType({
         "nextSeq": NON_NEGATIVE, "nextTurn": STRINGS, "nextStep": STRINGS,
         "status": one_of("idle", "running"), "eventCount": NON_NEGATIVE, "crash": BOOLEAN})),
@@ -112,14 +128,14 @@ def _fields_of(rec: dict[str, object]) -> Fields | LiveShapeProblem:
         found = KINDS.get(kind) if isinstance(kind, str) else None
         return found or LiveShapeProblem(FORM, f"unknown record kind {kind!r} (known: live, {', '.join(KINDS)})")
     rtype = rec.get("type")
-    if rtype == "agent/pre-step":
+    phases = LISTENER_PHASES.get(rtype) if isinstance(rtype, str) else None
+    if phases is not None:
         phase = rec.get("phase")
-        found = PRE_STEP_PHASES.get(phase) if isinstance(phase, str) else None
-        return found or LiveShapeProblem(FORM, f"unknown agent/pre-step phase {phase!r} "
-                                               f"(known: {', '.join(PRE_STEP_PHASES)})")
+        found = phases.get(phase) if isinstance(phase, str) else None
+        return found or LiveShapeProblem(FORM, f"unknown {rtype} phase {phase!r} (known: {', '.join(phases)})")
     found = LIVE_TYPES.get(rtype) if isinstance(rtype, str) else None
     return found or LiveShapeProblem(FORM, f"unknown live record type {rtype!r} "
-                                           f"(known: {', '.join(LIVE_TYPES)}, agent/pre-step)")
+                                           f"(known: {', '.join((*LIVE_TYPES, *LISTENER_PHASES))})")
 
 
 def _problems(rec: dict[str, object], form: Fields) -> list[LiveShapeProblem]:

@@ -51,6 +51,8 @@ from loopspec.reproduce.compare import (
 )
 from loopspec.reproduce.reading import Unusable
 
+TURN_STOPPING = "agent/turn-stopping"
+
 MODEL_TYPES = frozenset({SPLICED, rec.TURN_START, rec.TURN_END, rec.STEP_START, rec.STEP_END, rec.USER_MESSAGE,
                          rec.END_SEED})
 """The durable types the model writes; every other type passes through from the recording (LOG-6)."""
@@ -78,6 +80,8 @@ class Engine:
         self.boundary: object = None  # the open process boundary (processes.Boundary)
         self.views: dict[str, r.ProcessView] = {}  # the first restart's before/after, for the final file
         self.ends = _call_ends(recording.records)
+        self.windows: set[str] = set()  # the listener hooks whose window is open (decisions.md E5)
+        self.listening: object = None  # a listener answered at its first call (listeners.Listening)
 
     # ---- state ----
 
@@ -107,6 +111,18 @@ class Engine:
         except CommandRefused as refused:
             self.fail(f"the model refuses {type(command).__name__} here", "the loop goes on", refused.message,
                       refused.rule)
+
+    def call_command(self, index: int) -> tuple[cmd.Command | None, r.OpEnd]:
+        """The command of the call begun at record ``index`` (``None`` for a probe) and its ``op-end``.
+
+        The bodies of the messages it inserts are in its ``agent/inbox/inserted`` records."""
+        begin, end_index = self.rec.records[index], self.ends[index]
+        end = self.rec.records[end_index]
+        assert isinstance(begin, r.OpBegin)
+        assert isinstance(end, r.OpEnd)
+        bodies = {n.message.id.value: n.message for n in self.rec.records[index + 1:end_index]
+                  if isinstance(n, r.Notice) and n.type == "agent/inbox/inserted" and n.message is not None}
+        return CALLS[begin.op].build(begin.args, lambda mid: bodies.get(mid) or UserMessage.create(mid)), end
 
     def unusable(self, message: str) -> NoReturn:
         raise Unusable(self.rec.live_path, self.rec.records[self.index].line, message)
@@ -147,7 +163,7 @@ class Engine:
                 return
             if phase == STEPPING and run is not None:
                 self.answer(answers.step_result(() if self.dead else self.rec.events, run))
-            elif phase == STOPPING:
+            elif phase == STOPPING and TURN_STOPPING not in self.windows:  # else its records answer it
                 self.answer(answers.turn_stopping(() if self.dead else self.rec.events, self.position))
             elif phase == DECIDING and run is not None and run.aborted is not None and \
                     not isinstance(record, r.PreStepInvoked):
@@ -207,15 +223,9 @@ def on_notice(engine: Engine, notice: r.Notice) -> None:
 def on_begin(engine: Engine, begin: r.OpBegin) -> None:
     engine.check_quiet(f"the call {begin.label!r} began")
     engine.check_next_seq(begin.next_seq)
-    end_index = engine.ends[engine.index]
-    end = engine.rec.records[end_index]
-    assert isinstance(end, r.OpEnd)
+    command, end = engine.call_command(engine.index)
     call = OpenCall(end, engine.position)
     engine.calls.append(call)
-    window = engine.rec.records[engine.index + 1:end_index]
-    bodies = {n.message.id.value: n.message for n in window
-              if isinstance(n, r.Notice) and n.type == "agent/inbox/inserted" and n.message is not None}
-    command = CALLS[begin.op].build(begin.args, lambda mid: bodies.get(mid) or UserMessage.create(mid))
     if command is None:
         return  # a probe
     try:
@@ -238,6 +248,11 @@ def _thawed(end: r.OpEnd) -> Thawed:
 def on_end(engine: Engine, end: r.OpEnd) -> None:
     call = engine.calls.pop()
     engine.check_quiet(f"the call {end.label!r} returned")
+    compare_end(engine, end, call)
+
+
+def compare_end(engine: Engine, end: r.OpEnd, call: OpenCall) -> None:
+    """The log's length around the call and what it returned (a refusal was compared at its begin)."""
     if end.next_seq_before != call.position:
         engine.fail("nextSeqBefore: the log's length when the call began", end.next_seq_before, call.position,
                     "NOTIFY-4")

@@ -20,14 +20,14 @@ from loopspec.data.json_value import JsonObject
 from loopspec.data.messages import UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import records as rec
-from loopspec.loop.pre_step import Enter, Reject, Throw, Veto
+from loopspec.loop.pre_step import Enter, PreStepDecision, Reject, Throw, Veto
 from loopspec.loop.table import DECIDING
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import error_message
 from loopspec.reproduce.engine import Engine
 
 
-def _proposed(engine: Engine, record: r.PreStepInvoked | r.PreStepDecided | r.PreStepThrew, what: str) -> None:
+def proposed(engine: Engine, record: r.PreStepInvoked | r.PreStepDecided | r.PreStepThrew, what: str) -> None:
     run = engine.agent.running
     expected = {"turn": record.turn, "step": record.step}
     if engine.agent.phase != DECIDING or run is None:
@@ -42,59 +42,64 @@ def on_invoked(engine: Engine, record: r.PreStepInvoked) -> None:
     engine.prepare(record)
     engine.check_quiet("the pre-step was invoked")
     engine.check_next_seq(record.next_seq)
-    _proposed(engine, record, "pre-step invoked")
+    proposed(engine, record, "pre-step invoked")
     batch = [m.id.value for m in engine.agent.running.batch] if engine.agent.running else []
     if batch != list(record.message_ids):
         engine.fail("the claimed batch the pre-step sees", list(record.message_ids), batch, "CLAIM-1")
 
 
-def _decision(engine: Engine, record: r.PreStepDecided) -> cmd.Decide:
-    """The recorded decision as the outermost listener's veto; the bare default when it enters the batch."""
+def recorded_decision(engine: Engine, record: r.PreStepDecided) -> PreStepDecision | None:
+    """The recorded decision, or ``None`` when it is the bare default's (it enters the claimed batch)."""
     if record.kind == "reject":
-        return cmd.Decide((Veto(Reject()),))
+        return Reject()
     run = engine.agent.running
     batch = run.batch if run is not None else ()
     claimed = {m.id.value: m for m in batch}
     # The decided record names ids only, and a listener may keep an id but change its body: what
-    # the step entered is in its user/message events; a message the step did not write (cut short)
-    # keeps its claimed body.
+    # the step entered is in its user/message events, one per entered message in decision order
+    # (DECIDE-8), so an id entered twice keeps each of its bodies; a message the step did not write
+    # (cut short) keeps its claimed body.
     written = _entered_bodies(engine)
+    first: dict[object, JsonObject] = {}
+    for each in written:
+        first.setdefault(each.get("id"), each)
     entered: list[UserMessage] = []
-    for mid in record.message_ids:
-        if mid in written:
+    for index, mid in enumerate(record.message_ids):
+        in_order = index < len(written) and written[index].get("id") == mid
+        body = written[index] if in_order else first.get(mid)
+        if body is not None:
             try:
-                entered.append(UserMessage.from_frozen(written[mid]))
+                entered.append(UserMessage.from_frozen(body))
             except ValueError as err:
                 engine.unusable(f"the user/message of {mid!r} is not a message: {err}")
         elif mid in claimed:
             entered.append(claimed[mid])
         else:
             engine.unusable(f"the decision enters {mid!r}, which is neither claimed nor in a later user/message")
-    if tuple(entered) == tuple(batch):
-        return cmd.Decide()
-    return cmd.Decide((Veto(Enter(tuple(entered))),))
+    return None if tuple(entered) == tuple(batch) else Enter(tuple(entered))
 
 
-def _entered_bodies(engine: Engine) -> dict[object, JsonObject]:
-    """The bodies of the ``user/message`` events the decided step writes, by id (the first of each)."""
-    written: dict[object, JsonObject] = {}
+def _entered_bodies(engine: Engine) -> list[JsonObject]:
+    """The bodies of the ``user/message`` events the decided step writes, in the order written."""
+    written: list[JsonObject] = []
     for event in engine.rec.events[engine.position:]:
         if event.type in (rec.STEP_END, rec.TURN_END):
             break  # the step's entry is written before its end
         if event.type == rec.USER_MESSAGE and isinstance(event.data, JsonObject):
-            written.setdefault(event.data.get("id"), event.data)
+            written.append(event.data)
     return written
 
 
 def on_decided(engine: Engine, record: r.PreStepDecided) -> None:
     engine.check_quiet("the pre-step decided")
     engine.check_next_seq(record.next_seq)
-    _proposed(engine, record, "pre-step decided")
-    engine.answer(_decision(engine, record))
+    proposed(engine, record, "pre-step decided")
+    decision = recorded_decision(engine, record)
+    engine.answer(cmd.Decide() if decision is None else cmd.Decide((Veto(decision),)))
 
 
 def on_threw(engine: Engine, record: r.PreStepThrew) -> None:
     engine.check_quiet("the pre-step listener threw")
     engine.check_next_seq(record.next_seq)
-    _proposed(engine, record, "pre-step threw")
+    proposed(engine, record, "pre-step threw")
     engine.answer(cmd.Decide((Throw(error_message(record.error)),)))  # DECIDE-7

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 
+from loopspec.check.live_nesting import Nesting
 from loopspec.check.live_shape import live_record_problem
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import JsonObject, freeze
@@ -172,6 +173,20 @@ def _pre_step(f: _Fields) -> r.LiveRecord:
     return _PRE_STEP[phase](f)
 
 
+_TURN_STOPPING: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType({
+    "invoked": lambda f: r.TurnStoppingInvoked(f.line, f.integer("nextSeq"), f.integer("turn")),
+    "returned": lambda f: r.TurnStoppingReturned(f.line, f.integer("nextSeq"), f.integer("turn")),
+    "threw": lambda f: r.TurnStoppingThrew(f.line, f.integer("nextSeq"), f.integer("turn"), f.text("error")),
+})
+
+
+def _turn_stopping(f: _Fields) -> r.LiveRecord:
+    phase = f.text("phase")
+    if phase not in _TURN_STOPPING:
+        raise f.fail(f"unknown agent/turn-stopping phase {phase!r} (known: {', '.join(_TURN_STOPPING)})")
+    return _TURN_STOPPING[phase](f)
+
+
 _LIVE: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType({
     "agent/inbox/inserted": _inbox_notice,
     "agent/inbox/discarded": _inbox_notice,
@@ -179,6 +194,7 @@ _LIVE: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType({
     "agent/status": _status,
     "agent/error": _error,
     "agent/pre-step": _pre_step,
+    "agent/turn-stopping": _turn_stopping,
 })
 
 
@@ -206,19 +222,24 @@ def _args(f: _Fields) -> tuple[str, str, JsonObject]:
     return op, label, frozen
 
 
+def _within(f: _Fields) -> str | None:
+    """The listener hook a call was made from (its form is the live checker's: live_shape)."""
+    return f.text("within") if f.has("within") else None
+
+
 def _op_begin(f: _Fields) -> r.LiveRecord:
     op, label, args = _args(f)
-    return r.OpBegin(f.line, op, label, args, f.integer("nextSeq"))
+    return r.OpBegin(f.line, op, label, args, f.integer("nextSeq"), _within(f))
 
 
 def _op_end(f: _Fields) -> r.LiveRecord:
     op, label, args = _args(f)
-    before, after = f.integer("nextSeqBefore"), f.integer("nextSeqAfter")
+    before, after, within = f.integer("nextSeqBefore"), f.integer("nextSeqAfter"), _within(f)
     if f.has("result") == f.has("threw"):
         raise f.fail("an op-end holds exactly one of 'result' and 'threw'")
     if f.has("threw"):
-        return r.OpEnd(f.line, op, label, args, before, after, threw=f.text("threw"))
-    return r.OpEnd(f.line, op, label, args, before, after, result=freeze(f.any("result")))
+        return r.OpEnd(f.line, op, label, args, before, after, threw=f.text("threw"), within=within)
+    return r.OpEnd(f.line, op, label, args, before, after, result=freeze(f.any("result")), within=within)
 
 
 def _note(f: _Fields) -> r.LiveRecord:
@@ -250,8 +271,7 @@ def _lines(path: Path) -> list[str]:
     return text.splitlines()
 
 
-def read_record(raw: object, path: Path, line: int) -> r.LiveRecord:
-    """One record of a ``NAME.live.jsonl`` (line ``line`` of ``path``), validated on its own."""
+def _raw_record(raw: object, path: Path, line: int) -> tuple[r.LiveRecord, dict[str, object]]:
     if not isinstance(raw, dict):
         raise Unusable(path, line, f"a record must be a JSON object, got {type(raw).__name__}")
     kind = raw.get("kind")
@@ -263,27 +283,28 @@ def read_record(raw: object, path: Path, line: int) -> r.LiveRecord:
     problem = live_record_problem(raw)  # and the whole form live-record.schema.json gives the record
     if problem is not None:
         raise Unusable(path, line, problem.message)
-    return record
+    return record, raw
+
+
+def read_record(raw: object, path: Path, line: int) -> r.LiveRecord:
+    """One record of a ``NAME.live.jsonl`` (line ``line`` of ``path``), validated on its own."""
+    return _raw_record(raw, path, line)[0]
 
 
 def read_live(path: Path) -> tuple[r.LiveRecord, ...]:
-    """The records of a ``NAME.live.jsonl``, validated, with every call paired with its end."""
+    """The records of a ``NAME.live.jsonl``, validated, with every call paired with its end and nested
+    only as a listener's call inside its listener's window (:mod:`loopspec.check.live_nesting`)."""
     out: list[r.LiveRecord] = []
-    open_calls: list[r.OpBegin] = []
+    nesting = Nesting()
     for line, text in enumerate(_lines(path), start=1):
-        record = read_record(parse_json(text, path, line), path, line)
-        if isinstance(record, r.OpBegin):
-            if open_calls:  # a listener calling back while a call runs: the model applies a call at once
-                raise Unusable(path, line, f"call {record.label!r} begins inside the call begun on line "
-                                           f"{open_calls[-1].line}; a call made within another cannot be expressed")
-            open_calls.append(record)
-        elif isinstance(record, r.OpEnd):
-            begin = open_calls.pop() if open_calls else None
-            if begin is None or (begin.label, begin.args) != (record.label, record.args):
-                raise Unusable(path, line, f"op-end of {record.label!r} does not close the call begun last")
+        record, raw = _raw_record(parse_json(text, path, line), path, line)
+        misplaced = nesting.feed(line, raw)
+        if misplaced is not None:
+            raise Unusable(path, line, misplaced)
         out.append(record)
-    if open_calls:
-        raise Unusable(path, open_calls[-1].line, f"call {open_calls[-1].label!r} has no op-end")
+    unclosed = nesting.finish()
+    if unclosed is not None:
+        raise Unusable(path, nesting.call.line if nesting.call else None, unclosed)
     return tuple(out)
 
 

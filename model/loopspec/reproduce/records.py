@@ -80,14 +80,50 @@ class PreStepThrew:
 
 
 @attrs.frozen
+class TurnStoppingInvoked:
+    """``agent/turn-stopping`` ``invoked``: the turn-stopping listeners were called for ``turn``."""
+
+    line: int
+    next_seq: int
+    turn: int
+
+
+@attrs.frozen
+class TurnStoppingReturned:
+    """``agent/turn-stopping`` ``returned``: the listeners returned (the loop goes on to end the turn)."""
+
+    line: int
+    next_seq: int
+    turn: int
+
+
+@attrs.frozen
+class TurnStoppingThrew:
+    """``agent/turn-stopping`` ``threw``: a listener threw ``error`` (the real text)."""
+
+    line: int
+    next_seq: int
+    turn: int
+    error: str
+
+
+ListenerClose = PreStepDecided | PreStepThrew | TurnStoppingReturned | TurnStoppingThrew
+"""The records that close a listener window (decisions.md E5)."""
+
+
+@attrs.frozen
 class OpBegin:
-    """A public call began; ``op`` is the call (the recorded name cut at ``(`` and trimmed)."""
+    """A public call began; ``op`` is the call (the recorded name cut at ``(`` and trimmed).
+
+    ``within`` is the listener hook the call was made from, ``None`` for the scenario's own call.
+    """
 
     line: int
     op: str
     label: str
     args: JsonObject
     next_seq: int
+    within: str | None = None
 
 
 @attrs.frozen
@@ -102,6 +138,7 @@ class OpEnd:
     next_seq_after: int
     result: Frozen = None
     threw: str | None = None
+    within: str | None = None
 
 
 @attrs.frozen
@@ -118,7 +155,8 @@ class Note:
     crash: bool | None = None
 
 
-LiveRecord = Marker | Notice | PreStepInvoked | PreStepDecided | PreStepThrew | OpBegin | OpEnd | Note
+LiveRecord = (Marker | Notice | PreStepInvoked | PreStepDecided | PreStepThrew | TurnStoppingInvoked
+              | TurnStoppingReturned | TurnStoppingThrew | OpBegin | OpEnd | Note)
 
 
 @attrs.frozen

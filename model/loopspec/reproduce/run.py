@@ -17,23 +17,26 @@ import attrs
 
 from loopspec.data.errors import InvalidEvent
 from loopspec.reproduce import engine as e
-from loopspec.reproduce import pre_steps
+from loopspec.reproduce import listeners
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import Difference, Different
 from loopspec.reproduce.files import RecordingFiles, in_folder, read_recording, single
-from loopspec.reproduce.processes import before_record, finish, on_note
+from loopspec.reproduce.processes import before_record, finish
 from loopspec.reproduce.reading import Unusable
 
 # The handler of each record class: the engine's walk is a lookup, not a chain of tests.
 HANDLERS: Mapping[type, Callable[[e.Engine, Any], None]] = MappingProxyType({
     r.Marker: e.on_marker,
     r.Notice: e.on_notice,
-    r.PreStepInvoked: pre_steps.on_invoked,
-    r.PreStepDecided: pre_steps.on_decided,
-    r.PreStepThrew: pre_steps.on_threw,
-    r.OpBegin: e.on_begin,
-    r.OpEnd: e.on_end,
-    r.Note: on_note,
+    r.PreStepInvoked: listeners.on_pre_step_invoked,
+    r.PreStepDecided: listeners.on_pre_step_decided,
+    r.PreStepThrew: listeners.on_pre_step_threw,
+    r.TurnStoppingInvoked: listeners.on_stopping_invoked,
+    r.TurnStoppingReturned: listeners.on_stopping_ended,
+    r.TurnStoppingThrew: listeners.on_stopping_ended,
+    r.OpBegin: listeners.on_call_begin,
+    r.OpEnd: listeners.on_call_end,
+    r.Note: listeners.on_listened_note,
 })
 
 Status = Literal["reproduced", "different", "unusable"]

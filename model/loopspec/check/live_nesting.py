@@ -1,0 +1,117 @@
+"""How the calls and the listener windows of a live stream nest (decisions.md E5).
+
+A listener hook's window runs from its ``invoked`` record to its closing one (pre-step:
+``decided`` or ``threw``; turn-stopping: ``returned`` or ``threw``).  A call the listener made
+is an ``op-begin``/``op-end`` pair inside that window whose ``within`` names the hook; the
+scenario's own calls have no ``within`` and may also fall inside a window (the host calls while
+the listener awaits).  What the format does not describe is a problem, never skipped:
+
+* a call that begins while another call is open (a call made from inside a call);
+* a ``within`` call outside an open window of its hook;
+* an ``op-end`` that does not close the call begun last, or a call with no ``op-end``;
+* an ``invoked`` while that hook's window is open, a closing record with no window open, and a
+  window that closes while the listener's own call is open.  (Whether the turn and step fit is
+  the rules' to judge, DECIDE-1 and RESULT-4, not the form's.)
+
+A process boundary (a note with ``crash``) ends every window: a listener of a process that ends
+never returns.  Both readers of a stream use this one walk: ``check --live`` reports a problem
+as LOG-1, ``reproduce`` as unusable input.  Records reach it after their form was checked
+(:mod:`loopspec.check.live_shape`).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from loopspec.check.live_shape import LISTENER_PHASES
+
+# The phase that closes each hook's window besides ``threw``.
+_CLOSES = {"agent/pre-step": "decided", "agent/turn-stopping": "returned"}
+
+
+@attrs.frozen
+class Window:
+    """An open listener window: the hook, the line of its ``invoked``, and its turn (and step)."""
+
+    hook: str
+    line: int
+    turn: object
+    step: object
+
+
+@attrs.frozen
+class OpenCall:
+    line: int
+    op: object
+    args: object
+    within: object
+
+
+def _call(op: object, within: object) -> str:
+    return f"{op!r}" if within is None else f"{op!r} within {within}"
+
+
+def _where(window: Window) -> str:
+    step = "" if window.step is None else f" step {window.step}"
+    return f"the {window.hook} listener invoked on line {window.line} (turn {window.turn}{step})"
+
+
+class Nesting:
+    """One stream's walk; mutable for its length only."""
+
+    def __init__(self) -> None:
+        self.windows: dict[str, Window] = {}
+        self.call: OpenCall | None = None
+
+    def feed(self, line: int, rec: dict[str, object]) -> str | None:
+        """Take one well-formed record; what is wrong with where it stands, or None."""
+        kind = rec.get("kind")
+        if kind == "op-begin":
+            return self._begin(line, rec)
+        if kind == "op-end":
+            return self._end(rec)
+        if kind == "note" and isinstance(rec.get("crash"), bool):
+            self.windows.clear()  # the ending process's listeners never return
+        elif kind == "live" and rec.get("type") in LISTENER_PHASES:
+            return self._observed(line, rec)
+        return None
+
+    def finish(self) -> str | None:
+        """At the end of the stream: an open call never returned (an open window may still wait)."""
+        if self.call is not None:
+            return f"call {self.call.op!r} begun on line {self.call.line} has no op-end"
+        return None
+
+    def _begin(self, line: int, rec: dict[str, object]) -> str | None:
+        op, within = rec.get("op"), rec.get("within")
+        if self.call is not None:
+            return (f"call {op!r} begins inside the call {self.call.op!r} begun on line {self.call.line}; "
+                    "calls do not nest in one another")
+        if within is not None and within not in self.windows:
+            return f"call {op!r} is made within {within}, but no {within} listener is running here"
+        self.call = OpenCall(line, op, rec.get("args"), within)
+        return None
+
+    def _end(self, rec: dict[str, object]) -> str | None:
+        call, self.call = self.call, None
+        if call is None:
+            return f"op-end of {rec.get('op')!r} has no op-begin"
+        if (call.op, call.args, call.within) != (rec.get("op"), rec.get("args"), rec.get("within")):
+            return (f"op-end of {_call(rec.get('op'), rec.get('within'))} does not close the call begun last, "
+                    f"{_call(call.op, call.within)} on line {call.line}")
+        return None
+
+    def _observed(self, line: int, rec: dict[str, object]) -> str | None:
+        hook, phase = str(rec.get("type")), rec.get("phase")
+        open_window = self.windows.get(hook)
+        if phase == "invoked":
+            if open_window is not None:
+                return f"{hook} invoked again while {_where(open_window)} has not returned"
+            self.windows[hook] = Window(hook, line, rec.get("turn"), rec.get("step"))
+            return None
+        if open_window is None:
+            return f"{hook} {phase} with no {hook} listener invoked"
+        if self.call is not None and self.call.within == hook:
+            return f"{_where(open_window)} {phase} while its call {self.call.op!r} (line {self.call.line}) is open"
+        del self.windows[hook]
+        return None
