@@ -21,12 +21,15 @@ as LOG-1, ``reproduce`` as unusable input.  Records reach it after their form wa
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import attrs
 
-from loopspec.check.live_shape import LISTENER_PHASES
+from loopspec.check.live_shape import LISTENER_PHASES, PRE_STEP_HOOK, TURN_STOPPING_HOOK
 
 # The phase that closes each hook's window besides ``threw``.
-_CLOSES = {"agent/pre-step": "decided", "agent/turn-stopping": "returned"}
+_CLOSES: Mapping[str, str] = MappingProxyType({PRE_STEP_HOOK: "decided", TURN_STOPPING_HOOK: "returned"})
 
 
 @attrs.frozen

@@ -72,7 +72,8 @@ _DECISION = either("a decision ({kind: reject} or {kind: enter, messageIds})",
 _PRE_STEP = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE, "step": POSITIVE})
 _TURN_STOPPING = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE})
 # The listeners a call can be made from (decisions.md E5): the hooks whose windows the stream records.
-LISTENER_HOOKS = ("agent/pre-step", "agent/turn-stopping")
+PRE_STEP_HOOK, TURN_STOPPING_HOOK = "agent/pre-step", "agent/turn-stopping"
+LISTENER_HOOKS = (PRE_STEP_HOOK, TURN_STOPPING_HOOK)
 _WITHIN = MappingProxyType({"within": one_of(*LISTENER_HOOKS)})
 
 
@@ -105,7 +106,7 @@ TURN_STOPPING_PHASES: Mapping[str, Fields] = MappingProxyType({
 })
 # The observed listener hooks, each split by phase (each phase has its own fields).
 LISTENER_PHASES: Mapping[str, Mapping[str, Fields]] = MappingProxyType({
-    "agent/pre-step": PRE_STEP_PHASES, "agent/turn-stopping": TURN_STOPPING_PHASES,
+    PRE_STEP_HOOK: PRE_STEP_PHASES, TURN_STOPPING_HOOK: TURN_STOPPING_PHASES,
 })
 KINDS: Mapping[str, Fields] = MappingProxyType({
     "durable": Fields(MappingProxyType({**_ANY_KIND, "seq": NON_NEGATIVE, "type": STRING})),

@@ -26,6 +26,7 @@ from typing import NoReturn
 
 import attrs
 
+from loopspec.check.live_shape import TURN_STOPPING_HOOK
 from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import Thawed, thaw
 from loopspec.data.messages import Messages, UserMessage
@@ -51,7 +52,7 @@ from loopspec.reproduce.compare import (
 )
 from loopspec.reproduce.reading import Unusable
 
-TURN_STOPPING = "agent/turn-stopping"
+TURN_STOPPING = TURN_STOPPING_HOOK
 
 MODEL_TYPES = frozenset({SPLICED, rec.TURN_START, rec.TURN_END, rec.STEP_START, rec.STEP_END, rec.USER_MESSAGE,
                          rec.END_SEED})

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import attrs
 
+from loopspec.check.live_shape import PRE_STEP_HOOK
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import Messages
 from loopspec.loop import agent as lifecycle
@@ -38,7 +39,7 @@ from loopspec.reproduce.compare import error_message, output_json, refusal_text,
 from loopspec.reproduce.engine import TURN_STOPPING, Engine, OpenCall, compare_end, on_begin, on_end
 from loopspec.reproduce.processes import on_note
 
-PRE_STEP = "agent/pre-step"
+PRE_STEP = PRE_STEP_HOOK
 _CLOSES: dict[str, tuple[type, ...]] = {
     PRE_STEP: (r.PreStepDecided, r.PreStepThrew),
     TURN_STOPPING: (r.TurnStoppingReturned, r.TurnStoppingThrew),

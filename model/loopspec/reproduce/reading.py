@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from loopspec.check.live_nesting import Nesting
-from loopspec.check.live_shape import live_record_problem
+from loopspec.check.live_shape import PRE_STEP_HOOK, TURN_STOPPING_HOOK, live_record_problem
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import JsonObject, freeze
 from loopspec.data.messages import UserMessage, shown
@@ -193,8 +193,8 @@ _LIVE: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType({
     "agent/inbox/claimed": _claimed,
     "agent/status": _status,
     "agent/error": _error,
-    "agent/pre-step": _pre_step,
-    "agent/turn-stopping": _turn_stopping,
+    PRE_STEP_HOOK: _pre_step,
+    TURN_STOPPING_HOOK: _turn_stopping,
 })
 
 
