@@ -24,8 +24,8 @@ from loopspec.explore.run import explore
 from loopspec.statespace.scope import KINDS, MAX_IDS, SCOPES, Scope
 
 if TYPE_CHECKING:
+    from loopspec.explore.adapter_pool import Checks
     from loopspec.explore.result import Exploration
-    from loopspec.vectors.drive_check import Checker
 
 
 def _scope(args: argparse.Namespace) -> Scope:
@@ -50,12 +50,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     workers = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
     argv = [a for i, a in enumerate(args.adapter) if i or a != "--"]
-    if argv and (workers != 1 or args.write_doc or args.check_doc or args.witnesses is not None):
-        print("loopspec explore: an adapter is explored in one process, without --jobs, --witnesses or the "
-              "document options", file=sys.stderr)
+    if argv and (args.write_doc or args.check_doc or args.witnesses is not None):
+        print("loopspec explore: an adapter is explored without --witnesses or the document options "
+              "(they describe the model's exploration)", file=sys.stderr)
         return 2
     if argv:
-        return _against(scope, argv, args)
+        return _against(scope, argv, args, workers)
     document = _document(args) if args.write_doc or args.check_doc else None
     if isinstance(document, str):  # read before exploring, which can take long
         print(f"loopspec explore: {document}", file=sys.stderr)
@@ -109,8 +109,13 @@ def _counterexample(result: Exploration, out: Path | None, answers: str) -> None
     print(f"counterexample written as a vector case{answers}: {out}")
 
 
-def _against(scope: Scope, argv: list[str], args: argparse.Namespace) -> int:
-    """Explore ``scope`` comparing every transition with the adapter started by ``argv``."""
+def _against(scope: Scope, argv: list[str], args: argparse.Namespace, workers: int) -> int:
+    """Explore ``scope`` comparing every transition with the adapter started by ``argv``.
+
+    With ``workers`` > 1 the adapter started here only says who it is; each worker process
+    starts its own (:mod:`loopspec.explore.adapter_pool`).
+    """
+    from loopspec.explore.adapter_pool import InlineChecks, PooledChecks
     from loopspec.vectors.adapter.client import AdapterError, AdapterFailure
     from loopspec.vectors.adapter.process import SubprocessAdapter
     from loopspec.vectors.drive_check import Checker
@@ -122,24 +127,37 @@ def _against(scope: Scope, argv: list[str], args: argparse.Namespace) -> int:
     except (AdapterFailure, AdapterError) as err:
         print(f"loopspec explore: {start_problem(err)}", file=sys.stderr)
         return 2
-    checker = Checker(adapter, PROFILES[adapter.profile], restart=lambda: SubprocessAdapter(argv))
+    profile, name = PROFILES[adapter.profile], f"{adapter.implementation} (profile {adapter.profile})"
+    checker = Checker(adapter, profile, restart=lambda: SubprocessAdapter(argv))
+    checks: Checks = InlineChecks(checker)
     try:
-        return _conformance(scope, checker, args, f"{adapter.implementation} (profile {adapter.profile})")
+        if workers > 1:
+            lacks = tuple(adapter.lacks)
+            checker.close()
+            adapter.close()
+            try:
+                checks = PooledChecks(argv, workers, profile, lacks)
+            except AdapterFailure as err:
+                print(f"loopspec explore: {start_problem(err)}", file=sys.stderr)
+                return 2
+        return _conformance(scope, checks, args, name)
     except (AdapterFailure, AdapterError) as err:
         print(f"the adapter failed before any disagreement:\n{err}", file=sys.stderr)
         return 1
     finally:
+        if isinstance(checks, PooledChecks):
+            checks.close()
         checker.close()
         adapter.close()
 
 
-def _conformance(scope: Scope, checker: Checker, args: argparse.Namespace, name: str) -> int:
-    result = explore(scope, max_states=args.max_states, seconds=args.seconds, against=checker)
+def _conformance(scope: Scope, checks: Checks, args: argparse.Namespace, name: str) -> int:
+    result = explore(scope, max_states=args.max_states, seconds=args.seconds, against=checks)
     print(report.summary(result))
     if result.counterexample is None:
-        print(f"compared with {name}: {checker.sent:,} commands sent, each answered as the model answers it")
+        print(f"compared with {name}: {checks.sent:,} commands sent, each answered as the model answers it")
     else:
-        print(f"compared with {name}: {checker.sent:,} commands sent")
+        print(f"compared with {name}: {checks.sent:,} commands sent")
         _counterexample(result, args.counterexample, " (the model's answers)")
         return 1
     return 0 if result.complete else 1
@@ -158,7 +176,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--commands", metavar="KINDS",
                         help=f"comma-separated command families (default: all of {', '.join(KINDS)})")
     parser.add_argument("--scope", choices=sorted(SCOPES), help="a named scope instead of --ids/--depth/--commands")
-    parser.add_argument("--jobs", type=whole_number(0), default=1, help="worker processes (0: one per core)")
+    parser.add_argument("--jobs", type=whole_number(0), default=1,
+                        help="worker processes (0: one per core); with an adapter, each runs its own")
     parser.add_argument("--max-states", type=whole_number(1),
                         help="stop after this many distinct states (not exhausted)")
     parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (not exhausted)")

@@ -49,11 +49,16 @@ REJECT_ROW = "deciding/decide/reject"
 
 @attrs.frozen
 class Problem:
-    """A broken invariant: which, the rule it states ("" when no spec rule names it), what happened."""
+    """A broken invariant: which, the rule it states ("" when no spec rule names it), what happened.
+
+    ``before``: commands the problem needs between the path to its state and its own command
+    (loops an implementation was sent in one sequence, :mod:`loopspec.explore.conformance`).
+    """
 
     invariant: str
     rule: str
     message: str
+    before: tuple[cmd.Command, ...] = ()
 
     def render(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""

@@ -19,6 +19,7 @@ from loopspec.statespace.scope import Scope
 from loopspec.statespace.search import Outcome, breadth_first
 
 if TYPE_CHECKING:
+    from loopspec.explore.adapter_pool import Checks
     from loopspec.vectors.drive_check import Checker
 
 
@@ -29,12 +30,13 @@ def explore(
     workers: int = 1,
     max_states: int | None = None,
     seconds: float | None = None,
-    against: Checker | None = None,
+    against: Checker | Checks | None = None,
 ) -> Exploration:
     """Search every execution of ``scope``, checking every invariant on every transition.
 
     ``against`` also compares every transition with an implementation's answers
-    (:mod:`.conformance`; one process, no command classes).
+    (:mod:`.conformance`: one search, no command classes; a checker, or the checks of
+    :mod:`.adapter_pool`, which may spread the sequences over worker processes).
     """
     if workers > 1 and against is None:
         from loopspec.explore.parallel import explore_parallel
@@ -44,10 +46,15 @@ def explore(
     pairs = RowPairs(scope.depth)
     deadline = None if seconds is None else started + seconds
     out: Outcome[Any]
+    processes = 1
     if against is not None:
+        from loopspec.explore.adapter_pool import InlineChecks
         from loopspec.explore.conformance import ConformanceSpace
+        from loopspec.vectors.drive_check import Checker
 
-        out = breadth_first(ConformanceSpace(scope, against), scope.depth, arrive=pairs.arrive,
+        checks = InlineChecks(against) if isinstance(against, Checker) else against
+        processes = checks.workers
+        out = breadth_first(ConformanceSpace(scope, checks), scope.depth, arrive=pairs.arrive,
                             max_states=max_states, deadline=deadline)
     else:
         out = breadth_first(ExplorationSpace(scope, classes=classes), scope.depth, arrive=pairs.arrive,
@@ -55,9 +62,10 @@ def explore(
     found = None
     if out.found is not None:
         assert isinstance(out.found.problem, Problem)
-        found = Counterexample(out.found.path, out.found.problem)
+        path, problem = out.found.path, out.found.problem
+        found = Counterexample((*path[:-1], *problem.before, *path[-1:]) if problem.before else path, problem)
     return Exploration(
         scope, out.states, out.transitions, out.commands, out.depth, tuple(out.levels), out.complete, out.closed,
-        time.perf_counter() - started, time.process_time() - cpu, 1, pairs.row_witnesses(), pairs.pair_witnesses(),
-        found,
+        time.perf_counter() - started, time.process_time() - cpu, processes, pairs.row_witnesses(),
+        pairs.pair_witnesses(), found,
     )
