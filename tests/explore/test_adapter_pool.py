@@ -43,10 +43,12 @@ class Recorded:
 def test_a_states_loops_share_one_sequence_and_every_transition_is_sent_once() -> None:
     checks = Recorded()
     result = explore(Scope(1, 1), against=checks)  # one state: every sequence starts from the root
-    assert result.complete and result.counterexample is None
+    assert result.complete
+    assert result.counterexample is None
     assert sum(len(s) for s in checks.sequences) == result.transitions
     batches = [s for s in checks.sequences if len(s) > 1]
-    assert len(batches) == 1 and len(checks.sequences) < result.transitions / 2
+    assert len(batches) == 1
+    assert len(checks.sequences) < result.transitions / 2
     loops = {str(step.encoded["op"]) for step in batches[0]}
     assert {"decide", "step-result", "splice"} <= loops  # refusals and edits that change nothing
     assert "append" not in loops
@@ -62,7 +64,8 @@ def test_a_disagreement_only_loops_in_a_row_show_is_reported_with_the_loops_it_n
     found = result.counterexample
     assert found is not None
     assert found.problem.invariant == CONFORMS
-    assert len(found.commands) == 2 and found.problem.before == found.commands[:1]
+    assert len(found.commands) == 2
+    assert found.problem.before == found.commands[:1]
     assert "command 2 of 2" in found.problem.message
 
 
@@ -77,7 +80,8 @@ def test_workers_find_what_one_process_finds() -> None:
     pooled = _explore("--ids", "1", "--depth", "2", "--jobs", "2", "--", *mutant)
     assert serial.returncode == pooled.returncode == 1, pooled.stderr
     shortest = [line for line in serial.stdout.splitlines() if CONFORMS in line]
-    assert shortest and shortest == [line for line in pooled.stdout.splitlines() if CONFORMS in line]
+    assert shortest
+    assert shortest == [line for line in pooled.stdout.splitlines() if CONFORMS in line]
     passed = _explore("--ids", "1", "--depth", "2", "--jobs", "2", "--", sys.executable, "-m", "loopspec", "adapter")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "over 2 process(es)" in passed.stdout

@@ -6,8 +6,10 @@ worker processes, each with its own adapter and :class:`~loopspec.vectors.drive_
 and deals every state's sequences out to them.  The search itself stays in one process, so the
 order in which edges are judged, and hence the counterexample, is the serial one.
 
-Workers are spawned, not forked: a forked worker would inherit the pipes of the adapters already
-started, and an adapter whose stdin is still open somewhere never sees the end of its input.
+Workers are forked (no interpreter to start, no resource tracker left running after the search),
+so they must be started while this process holds no adapter: a forked worker would inherit the
+adapter's pipes, and an adapter whose stdin is still open somewhere never sees the end of its
+input.  The command line therefore closes the adapter it asked who it is before the pool starts.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ class PooledChecks:
     def __init__(self, argv: Sequence[str], workers: int, profile: Profile, lacks: tuple[str, ...]) -> None:
         self.profile, self.lacks, self.workers = profile, lacks, workers
         self._sent = [0] * workers
-        context = mp.get_context("spawn")
+        context = mp.get_context("fork")
         self.links: list[Connection] = []
         self.processes: list[mp.process.BaseProcess] = []
         for _ in range(workers):
