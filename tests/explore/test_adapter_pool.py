@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from loopspec.explore.adapter_pool import Finding
@@ -26,8 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 class Recorded:
     """Checks that answer as a stand-in says and keep every sequence they were given."""
 
-    def __init__(self, answer: object = None) -> None:
-        self.profile, self.lacks, self.workers = PROFILES["full"], (), 1
+    def __init__(self, answer: Callable[[Sequence[Expected]], Finding] | None = None) -> None:
+        self.profile, self.workers = PROFILES["full"], 1
+        self.lacks: tuple[str, ...] = ()
         self.sequences: list[tuple[Expected, ...]] = []
         self.answer = answer
 
@@ -37,7 +38,7 @@ class Recorded:
 
     def run(self, sequences: Sequence[Sequence[Expected]]) -> list[Finding]:
         self.sequences.extend(tuple(s) for s in sequences)
-        return [self.answer(s) if callable(self.answer) else None for s in sequences]
+        return [None if self.answer is None else self.answer(s) for s in sequences]
 
 
 def test_a_states_loops_share_one_sequence_and_every_transition_is_sent_once() -> None:
