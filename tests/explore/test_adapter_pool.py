@@ -36,6 +36,10 @@ class Recorded:
     def sent(self) -> int:
         return sum(len(s) for s in self.sequences)
 
+    @property
+    def cpu_seconds(self) -> float:
+        return 0.0
+
     def run(self, sequences: Sequence[Sequence[Expected]]) -> list[Finding]:
         self.sequences.extend(tuple(s) for s in sequences)
         return [None if self.answer is None else self.answer(s) for s in sequences]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+import time
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Protocol
@@ -38,6 +39,10 @@ class Checks(Protocol):
     @property
     def sent(self) -> int: ...
 
+    @property
+    def cpu_seconds(self) -> float:  # spent in other processes of ours (not the adapters')
+        ...
+
     def run(self, sequences: Sequence[Sequence[Expected]]) -> list[Finding]: ...
 
 
@@ -54,6 +59,10 @@ class InlineChecks:
     def sent(self) -> int:
         return self.checker.sent
 
+    @property
+    def cpu_seconds(self) -> float:
+        return 0.0  # all of it in this process
+
     def run(self, sequences: Sequence[Sequence[Expected]]) -> list[Finding]:
         return [self.checker.check(steps) for steps in sequences]
 
@@ -69,6 +78,7 @@ class PooledChecks:
     def __init__(self, argv: Sequence[str], workers: int, profile: Profile, lacks: tuple[str, ...]) -> None:
         self.profile, self.lacks, self.workers = profile, lacks, workers
         self._sent = [0] * workers
+        self._cpu = [0.0] * workers
         context = mp.get_context("fork")
         self.links: list[Connection] = []
         self.processes: list[mp.process.BaseProcess] = []
@@ -89,6 +99,10 @@ class PooledChecks:
     def sent(self) -> int:
         return sum(self._sent)
 
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(self._cpu)
+
     def run(self, sequences: Sequence[Sequence[Expected]]) -> list[Finding]:
         shares = _shares(sequences, len(self.links))
         busy = [(link, index) for index, (link, share) in enumerate(zip(self.links, shares, strict=True)) if share]
@@ -105,9 +119,9 @@ class PooledChecks:
             if answer[0] == "failed":
                 failures.append(answer[1])
                 continue
-            _, found, sent = answer
+            _, found, sent, cpu = answer
             findings.extend(found)
-            self._sent[index] = sent
+            self._sent[index], self._cpu[index] = sent, cpu
         if failures:
             raise AdapterFailure(failures[0])
         return findings
@@ -157,7 +171,7 @@ def serve(link: Connection, argv: list[str]) -> None:
             except (AdapterFailure, AdapterError) as err:
                 link.send(("failed", str(err)))
                 continue
-            link.send(("ok", found, checker.sent))
+            link.send(("ok", found, checker.sent, time.process_time()))
     except (EOFError, KeyboardInterrupt):
         pass
     finally:

@@ -46,7 +46,7 @@ def explore(
     pairs = RowPairs(scope.depth)
     deadline = None if seconds is None else started + seconds
     out: Outcome[Any]
-    processes = 1
+    processes, elsewhere = 1, 0.0
     if against is not None:
         from loopspec.explore.adapter_pool import InlineChecks
         from loopspec.explore.conformance import ConformanceSpace
@@ -56,6 +56,7 @@ def explore(
         processes = checks.workers
         out = breadth_first(ConformanceSpace(scope, checks), scope.depth, arrive=pairs.arrive,
                             max_states=max_states, deadline=deadline)
+        elsewhere = checks.cpu_seconds  # the workers' own (the adapters' are not counted, as serially)
     else:
         out = breadth_first(ExplorationSpace(scope, classes=classes), scope.depth, arrive=pairs.arrive,
                             max_states=max_states, deadline=deadline)
@@ -66,6 +67,6 @@ def explore(
         found = Counterexample((*path[:-1], *problem.before, *path[-1:]) if problem.before else path, problem)
     return Exploration(
         scope, out.states, out.transitions, out.commands, out.depth, tuple(out.levels), out.complete, out.closed,
-        time.perf_counter() - started, time.process_time() - cpu, processes, pairs.row_witnesses(),
+        time.perf_counter() - started, time.process_time() - cpu + elsewhere, processes, pairs.row_witnesses(),
         pairs.pair_witnesses(), found,
     )
