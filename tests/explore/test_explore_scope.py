@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pytest
 
+from explore.fixtures import shortest_witnesses
 from explore.profile_scope import SCOPE_NAME, profile_exploration
 from loopspec.loop.table import TABLE
-from loopspec.statespace.model_space import shortest_witnesses
 from loopspec.statespace.scope import SCOPES, Scope
 
 INVARIANT_RULES = (

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from explore.fixtures import shortest_witnesses
 from loopspec.cli import main
 from loopspec.explore.run import explore
 from loopspec.loop import commands as cmd
 from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
-from loopspec.statespace.model_space import shortest_witnesses
 from loopspec.statespace.scope import Scope
 from loopspec.vectors.adapter.client import InProcessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler

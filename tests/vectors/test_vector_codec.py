@@ -33,8 +33,9 @@ from loopspec.loop.state import Agent
 from loopspec.vectors.codec import CodecError, decode_command, encode_command
 from loopspec.vectors.command_gen import Generator, RandomChooser, message
 from loopspec.vectors.drive import command_for
-from loopspec.vectors.json_reading import decode_number, encode_number, same_number
+from loopspec.vectors.json_reading import decode_number, encode_number
 from loopspec.vectors.observation import observe, state_of
+from vectors.fixtures import same_number
 
 SCHEMAS = {p.name: json.loads(p.read_text()) for p in (REPO / "spec" / "schemas").glob("*.json")}
 REGISTRY = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in SCHEMAS.values())
