@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from explore.fixtures import shortest_witnesses
 from loopspec.cli import main
 from loopspec.explore.run import explore
 from loopspec.loop import commands as cmd
@@ -25,6 +24,7 @@ from loopspec.statespace.scope import Scope
 from loopspec.vectors.adapter.client import InProcessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.observation import observation_difference
+from statespace.fixtures import shortest_witnesses
 
 SMALL = Scope(1, 4)
 

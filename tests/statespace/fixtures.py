@@ -1,4 +1,4 @@
-"""Shared helpers of the exploration tests: the shortest witness of every row pair of a scope."""
+"""Shared helpers of the state-space tests: the shortest witness of every row pair of a scope."""
 
 from __future__ import annotations
 
