@@ -1,6 +1,6 @@
 """Shared by the benchmark scripts (not a test): the logs they check and how they time.
 
-Logs are written in the real format by :func:`loopspec.check.synthetic.generate` (a valid session
+Logs are written in the real format by :func:`check.synthetic_logs.generate` (a test fixture; a valid session
 of sends, edits, cancels, crashes, tool steps, ...), in three shapes:
 
 * ``structural``: inbox records and turn/step records only (``agent/inbox/spliced``,
@@ -31,7 +31,10 @@ from pathlib import Path
 import orjson
 
 from loopspec.check.runner import check_file
-from loopspec.check.synthetic import generate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the log generator is a test fixture
+
+from check.synthetic_logs import generate
 
 STRUCTURAL_TYPES = frozenset({
     "agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end", "user/message", "session/end-seed",

@@ -2,7 +2,7 @@
 
     python benchmarks/check_bench.py [--events 1000000] [--repeat 3] [--keep DIR]
 
-1. Writes a valid log of ``--events`` events with :func:`loopspec.check.synthetic.generate`
+1. Writes a valid log of ``--events`` events with :func:`check.synthetic_logs.generate` (in ``tests/``)
    (follow-ups, turns, claims, steps, tool calls, steering, cancels, crashes, and 40-80 streamed
    ``assistant/chunk`` events per step, as a real model's token stream produces).
 2. Times, best of ``--repeat`` (CPU time of this process, so other load on the machine matters
@@ -18,6 +18,7 @@ import argparse
 import gc
 import json
 import random
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -26,7 +27,10 @@ from functools import partial
 from pathlib import Path
 
 from loopspec.check.runner import check_file
-from loopspec.check.synthetic import generate
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the log generator is a test fixture
+
+from check.synthetic_logs import generate
 
 try:
     import orjson

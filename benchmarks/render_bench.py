@@ -1,7 +1,7 @@
 """Rendering a long log's default window, run by hand (not a test): ``python benchmarks/render_bench.py``.
 
 Writes a synthetic session log of ``--events`` events (default 1,000,000; the checker's generator
-:func:`loopspec.check.synthetic.generate`: sends of every kind, edits, cancels, rejections, tool
+:func:`check.synthetic_logs.generate`, in ``tests/``: sends of every kind, edits, cancels, rejections, tool
 steps with steering, crashes with repair, and 40 streamed chunks per model step), then times in
 one run, each ``--repeat`` times (best of):
 
@@ -32,10 +32,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from loopspec.check.reader import fast_loads
-from loopspec.check.synthetic import generate
 from loopspec.render.build import build
 from loopspec.render.page import render_page
 from loopspec.render.window import WindowSpec
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the log generator is a test fixture
+
+from check.synthetic_logs import generate
 
 
 def write_log(path: Path, events: int, seed: int) -> None:

@@ -1,6 +1,6 @@
 """Valid session logs and their mutations, as Hypothesis strategies for the checker's tests.
 
-Valid logs come from :func:`loopspec.check.synthetic.generate` driven by a Hypothesis-controlled
+Valid logs come from :func:`check.synthetic_logs.generate` driven by a Hypothesis-controlled
 ``Random`` (so failures shrink); mutations are the edits the brief names: drop, duplicate, swap
 adjacent, re-number seq/turn/step, alter a field.  Logs are lists of plain JSON dicts; they are
 written out as JSONL with the standard library so odd values (huge ints, floats) survive.
@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from hypothesis import strategies as st
 
+from check.synthetic_logs import generate
 from loopspec.check import reader, runner
 from loopspec.check.machine import LogChecker
 from loopspec.check.runner import check_file
 from loopspec.check.state import StopCheck
-from loopspec.check.synthetic import generate
 from loopspec.check.verdict import CheckOptions, LogResult
 from loopspec.log.tool_errors import SYNTHETIC_RESULT
 

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from check.fixtures import ModelInbox
 from check.log_mutations import ODD_VALUES, Log, any_mutation, check_log, feed_general, valid_logs
-from loopspec.check.inbox_track import LeanInbox, ModelInbox
+from loopspec.check.inbox_track import LeanInbox
 from loopspec.check.machine import LogChecker, envelope_problem
 from loopspec.check.verdict import CheckOptions
 from loopspec.data.errors import InvalidEvent

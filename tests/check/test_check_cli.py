@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from check.log_mutations import dumps
+from check.synthetic_logs import generate
 from conftest import REAL_TRACES, REPO
 from loopspec.check import CheckOptions, check_file, check_files
 from loopspec.check.reader import discover
-from loopspec.check.synthetic import generate
 from loopspec.cli import main
 
 EXAMPLES = REPO / "examples" / "logs"

@@ -15,8 +15,8 @@ import pytest
 
 from explore.profile_scope import SCOPE_NAME, profile_exploration
 from loopspec.loop.table import TABLE
-from loopspec.statespace.model_space import shortest_witnesses
 from loopspec.statespace.scope import SCOPES, Scope
+from statespace.fixtures import shortest_witnesses
 
 INVARIANT_RULES = (
     "CLAIM-1", "CLAIM-4", "CLAIM-5", "DECIDE-1", "DECIDE-5", "DATA-5", "FOLD-5", "REPAIR-1", "REPAIR-4",

@@ -20,11 +20,11 @@ from loopspec.explore.run import explore
 from loopspec.loop import commands as cmd
 from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
-from loopspec.statespace.model_space import shortest_witnesses
 from loopspec.statespace.scope import Scope
 from loopspec.vectors.adapter.client import InProcessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.observation import observation_difference
+from statespace.fixtures import shortest_witnesses
 
 SMALL = Scope(1, 4)
 

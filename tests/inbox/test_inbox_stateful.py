@@ -26,7 +26,7 @@ from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from inbox.test_normalize import dsh_start_is_minus_zero, ecma_splice_bounds
+from inbox.fixtures import dsh_start_is_minus_zero, ecma_splice_bounds
 from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import thaw
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage

@@ -9,7 +9,8 @@
   ``Math.min`` (which order ``-0`` below ``+0``).  A Python int is first rounded to the nearest
   double, as ``ToNumber`` would.
 
-Both are reused by ``test_inbox_stateful`` as the independent reference for coordinates.
+Both live in ``tests/inbox/fixtures.py``; ``test_inbox_stateful`` reuses them as the independent reference
+for coordinates.
 
 Why the real variant equals the ECMAScript steps (checked below over all doubles, huge ints and
 an exhaustive grid of special values): for a finite non-zero double ``x`` both compute
@@ -31,99 +32,24 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from inbox.fixtures import (
+    INF,
+    NAN,
+    dsh_mutate_bounds,
+    dsh_start_is_minus_zero,
+    ecma_splice_bounds,
+    is_minus_zero,
+    js_to_number,
+)
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, UserMessage
 from loopspec.inbox import operations as inbox
 from loopspec.inbox.normalize import JsNumber, SpliceCoordinates, normalize
 
-NAN = math.nan
-INF = math.inf
-
 # ---------------------------------------------------------------- ECMA-262 transcription
 
 
-def to_integer_or_infinity(x: JsNumber) -> int | float:
-    """ECMA-262 §7.1.5 ToIntegerOrInfinity; the result is an int or ±inf, never -0."""
-    if isinstance(x, int):
-        return x  # step 5 on an exact integer
-    if math.isnan(x) or x == 0:  # step 2: NaN, +0, -0 → 0
-        return 0
-    if math.isinf(x):  # steps 3-4
-        return x
-    return math.trunc(x)  # step 5: truncate(ℝ(number)), exact for a finite double
-
-
-def ecma_splice_bounds(start: JsNumber, delete_count: JsNumber, length: int) -> tuple[int, int]:
-    """ECMA-262 §23.1.3.31 Array.prototype.splice, steps 3-10 with start and deleteCount present."""
-    relative_start = to_integer_or_infinity(start)  # step 3
-    if relative_start == -INF:  # step 4
-        actual_start: int | float = 0
-    elif relative_start < 0:  # step 5
-        actual_start = max(length + relative_start, 0)
-    else:  # step 6
-        actual_start = min(relative_start, length)
-    dc = to_integer_or_infinity(delete_count)  # step 10.a
-    actual_delete_count = min(max(dc, 0), length - actual_start)  # step 10.b: clamp to [0, len - start]
-    return int(actual_start), int(actual_delete_count)
-
-
 # ---------------------------------------------------------------- real `mutate` transcription
-
-
-def js_to_number(x: JsNumber) -> float:
-    """ToNumber of a Python number: the nearest double; ints past the double range become ±Infinity."""
-    if isinstance(x, int):
-        try:
-            return float(x)
-        except OverflowError:
-            return INF if x > 0 else -INF
-    return x
-
-
-def js_math_trunc(x: float) -> float:
-    """``Math.trunc``: NaN, ±Infinity and ±0 pass through; otherwise toward zero keeping the sign."""
-    if math.isnan(x) or math.isinf(x) or x == 0:
-        return x
-    return math.copysign(float(math.trunc(x)), x)
-
-
-def _is_minus_zero(x: float) -> bool:
-    return x == 0 and math.copysign(1.0, x) < 0
-
-
-def js_math_max(a: float, b: float) -> float:
-    """``Math.max(a, b)``: NaN wins, and +0 is larger than -0."""
-    if math.isnan(a) or math.isnan(b):
-        return NAN
-    if a == 0 and b == 0:
-        return -0.0 if _is_minus_zero(a) and _is_minus_zero(b) else 0.0
-    return a if a > b else b
-
-
-def js_math_min(a: float, b: float) -> float:
-    """``Math.min(a, b)``: NaN wins, and -0 is smaller than +0."""
-    if math.isnan(a) or math.isnan(b):
-        return NAN
-    if a == 0 and b == 0:
-        return -0.0 if _is_minus_zero(a) or _is_minus_zero(b) else 0.0
-    return a if a < b else b
-
-
-def dsh_mutate_bounds(start: JsNumber, delete_count: JsNumber, length: int) -> tuple[float, float]:
-    """Lines 207-216 of ``ReactLoopInbox.mutate`` in double arithmetic (seed002 §2)."""
-    truncated_start = js_math_trunc(js_to_number(start))
-    offset = 0.0 if math.isnan(truncated_start) else truncated_start
-    actual_start = js_math_max(length + offset, 0.0) if offset < 0 else js_math_min(offset, float(length))
-    truncated_delete_count = js_math_trunc(js_to_number(delete_count))
-    actual_delete_count = js_math_min(
-        js_math_max(0.0 if math.isnan(truncated_delete_count) else truncated_delete_count, 0.0),
-        length - actual_start,
-    )
-    return actual_start, actual_delete_count
-
-
-def dsh_start_is_minus_zero(start: JsNumber, delete_count: JsNumber, length: int) -> bool:
-    return _is_minus_zero(dsh_mutate_bounds(start, delete_count, length)[0])
 
 
 # ---------------------------------------------------------------- strategies
@@ -177,7 +103,7 @@ def test_real_variant_equals_ecmascript_steps(start: JsNumber, delete_count: JsN
     assert (real_start, real_count) == (ecma_start, ecma_count)  # -0 == 0 numerically
     assert not math.isnan(real_start)
     assert not math.isnan(real_count)
-    if _is_minus_zero(real_start):
+    if is_minus_zero(real_start):
         # The sign survives only from a start in (-1, 0] written with a minus sign.
         assert math.copysign(1.0, js_to_number(start)) < 0
         assert -1 < js_to_number(start) <= 0
@@ -190,7 +116,7 @@ def test_real_variant_equals_ecmascript_on_the_special_grid() -> None:
         real_start, real_count = dsh_mutate_bounds(start, delete_count, length)
         assert (real_start, real_count) == ecma_splice_bounds(start, delete_count, length)
         minus_zero_input = isinstance(start, float) and math.copysign(1.0, start) < 0 and -1 < start <= 0
-        assert _is_minus_zero(real_start) == minus_zero_input
+        assert is_minus_zero(real_start) == minus_zero_input
         assert normalize(start, delete_count, length) == _expected(start, delete_count, length)
 
 

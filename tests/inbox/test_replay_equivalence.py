@@ -1,7 +1,8 @@
-"""The fast paths behind :func:`fold.replay` equal folding :func:`fold.apply` (FOLD-5).
+"""The fast paths behind :func:`fold.replay` and :func:`fold.apply` equal the plain fold (FOLD-5).
 
-``replay`` keeps each list as a Python list with a moving head (``loopspec.inbox.lane.Lane``) and tracks pending
-ids in a set; ``apply`` is the normative fold on tuples.  For random logs — valid splices placed
+``replay`` and ``apply`` keep each list as a Python list with a moving head (``loopspec.inbox.lane.Lane``)
+and track pending ids in a set (``loopspec.inbox.pending.PendingLists``); ``reference_apply``
+(``tests/inbox/fixtures.py``) states the fold on tuples.  For random logs — valid splices placed
 against the current lists, invalid ones (out of range, duplicate ids, malformed data) and foreign
 events interleaved — both must end in the same state, or fail with the same rule, seq and
 message.  Long lanes with many front removals push ``Lane.head`` past 64 so its compaction runs
@@ -25,6 +26,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from inbox.fixtures import reference_apply
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget
@@ -47,8 +49,10 @@ def outcome_of(run: Any) -> Any:
 
 
 def both(events: list[SessionEvent]) -> tuple[Any, Any]:
-    normative = outcome_of(lambda: functools.reduce(fold.apply, events, EMPTY_INBOX))
+    normative = outcome_of(lambda: functools.reduce(reference_apply, events, EMPTY_INBOX))
+    stepwise = outcome_of(lambda: functools.reduce(fold.apply, events, EMPTY_INBOX))
     fast = outcome_of(lambda: fold.replay(events))
+    assert stepwise == normative
     return normative, fast
 
 
@@ -81,7 +85,7 @@ class LogBuilder:
         self.events.append(stamped)
         # Keep building past a bad record: the folds must agree on the *first* failure.
         with contextlib.suppress(InvalidEvent):
-            self.state = fold.apply(self.state, stamped)
+            self.state = reference_apply(self.state, stamped)
 
     def splice(self, target: str, start: int, removed: int, inserted: list[str], canceled: bool = False) -> None:
         data: dict[str, object] = {"target": target, "start": start}
@@ -225,10 +229,11 @@ def test_lane_compaction_happens_and_keeps_the_state() -> None:
     heads = []
     for e in b.events:
         projector.feed(e)
-        heads.append(projector.lanes[InboxTarget.NEXT_TURN].head)
+        heads.append(projector.lists.lanes[InboxTarget.NEXT_TURN].head)
     assert max(heads) > 64  # the moving head crossed the threshold ...
     assert any(later < earlier for earlier, later in itertools.pairwise(heads))  # ... and compacted
     assert projector.state() == functools.reduce(fold.apply, b.events, EMPTY_INBOX) == b.state
+    assert b.state == functools.reduce(reference_apply, b.events, EMPTY_INBOX)
 
 
 def _small_log(*splices: tuple[str, int, int, list[str]]) -> list[SessionEvent]:
@@ -325,8 +330,9 @@ def test_file_fast_path_equals_folding_every_event(lines: list[str]) -> None:
         path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         fast = outcome_of(lambda: fold.replay(read_events(path)))
         generic = outcome_of(lambda: fold.replay(_every_event(path)))
-        normative = outcome_of(lambda: functools.reduce(fold.apply, _every_event(path), EMPTY_INBOX))
-    assert fast == generic == normative
+        normative = outcome_of(lambda: functools.reduce(reference_apply, _every_event(path), EMPTY_INBOX))
+        stepwise = outcome_of(lambda: functools.reduce(fold.apply, _every_event(path), EMPTY_INBOX))
+    assert fast == generic == normative == stepwise
     event("valid file" if isinstance(fast, InboxState) else f"{fast[1]}")
 
 

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from loop.test_agent_stateful import AgentMachine
+from loop.agent_machine import AgentMachine
 from loopspec.vectors.adapter.client import InProcessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.runner import run_case
-from vectors.test_vectors_generate import VECTOR
+from vectors.fixtures import VECTOR
 
 
 @pytest.mark.rule("INPUT-4")

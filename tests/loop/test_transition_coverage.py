@@ -23,7 +23,7 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from loop.test_agent_stateful import AgentMachine
+from loop.agent_machine import AgentMachine
 from loopspec.loop.state import AgentTransition
 from loopspec.loop.table import TABLE
 

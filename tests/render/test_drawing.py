@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from check.fixtures import SLOW, log_records, random_model_run
 from check.log_mutations import dumps
-from check.test_check_model_logs import SLOW, _events, _run
 from loopspec.render.build import build
 from loopspec.render.svg import render_svg
 from loopspec.render.window import WindowSpec
@@ -72,9 +72,9 @@ def test_every_mark_is_drawn_with_its_tooltip_and_bars_end_at_their_fates(log: P
 @SLOW
 @given(data=st.data())
 def test_the_models_notifications_sit_where_it_emitted_them(tmp_path: Path, data: st.DataObject) -> None:
-    agent, live = _run(data)
+    agent, live = random_model_run(data)
     log = tmp_path / "m.events.jsonl"
-    log.write_bytes(dumps(_events(agent)))
+    log.write_bytes(dumps(log_records(agent)))
     stream = tmp_path / "m.live.jsonl"
     stream.write_text("".join(json.dumps(r) + "\n" for r in live), encoding="utf-8")
     timeline = build(log, WindowSpec(first=0), live=stream)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from check.log_mutations import dumps
-from loopspec.check.synthetic import generate
+from check.synthetic_logs import generate
 from loopspec.cli import main
 from render.drawing import EXAMPLES, RECORDINGS
 

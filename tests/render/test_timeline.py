@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from check.log_mutations import Log, dumps, valid_logs
-from loopspec.check.synthetic import generate
+from check.synthetic_logs import generate
 from loopspec.log.reader import read_events
 from loopspec.loop.consumed_work import message_fates
 from loopspec.render.build import build

@@ -35,17 +35,10 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import UserMessage
 from loopspec.log.events import InboxSpliced, check_envelope
 from loopspec.vectors.codec import CodecError, decode_command
+from specdoc.fixtures import BUDGET
 from specdoc.schema_instances import Schema, accepts, flatten, instances, merge, near_misses, reads
 from specdoc.schema_support import event_schema_names
 
-# A fraction of the profile's budget per test: each example also runs the validator and a checker.
-_PROFILE = settings.default
-assert _PROFILE is not None
-BUDGET = settings(
-    max_examples=max(20, _PROFILE.max_examples // 4),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    deadline=None,
-)
 SPLICED = "agent/inbox/spliced"
 ENVELOPE = flatten("envelope.schema.json")
 EVENT_SCHEMAS = {etype: flatten(name) for etype, name in sorted(event_schema_names().items())}

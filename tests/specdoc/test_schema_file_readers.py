@@ -38,9 +38,9 @@ from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.case_reading import read_case
 from loopspec.vectors.json_reading import CodecError
 from loopspec.vectors.runner import SuiteUnreadable, load_cases
+from specdoc.fixtures import BUDGET
 from specdoc.schema_instances import Schema, accepts, flatten, instances, near_misses, reads
 from specdoc.schema_support import notification_schema_names
-from specdoc.test_schema_decoders import BUDGET
 
 VECTOR = flatten("vector.schema.json")
 LIVE_RECORD = flatten("live-record.schema.json")

@@ -36,7 +36,7 @@ from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive
 from loopspec.vectors.observation import first_difference, same_json
-from vectors.test_vectors_run import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv
+from vectors.fixtures import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv
 
 
 @pytest.fixture(scope="module")

@@ -30,9 +30,9 @@ from hypothesis import settings
 
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive
+from vectors.fixtures import AUDIT, adapter_for, first_differing
 from vectors.mutants.catalogue import MUTANTS
 from vectors.mutants.handler import Mutant
-from vectors.test_mutants import AUDIT, adapter_for, first_differing
 
 SEEDS = (0, 1, 2)
 DEFAULT_EXAMPLES, DEFAULT_STEPS = 200, 30  # loopspec drive's defaults (cli/vectors.py)

@@ -26,7 +26,6 @@ import io
 import json
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -38,50 +37,27 @@ from loopspec.loop import commands as cmd
 from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
 from loopspec.rules.catalogue import load_spec
-from loopspec.vectors.adapter.client import InProcessAdapter
 from loopspec.vectors.adapter.process import SubprocessAdapter
-from loopspec.vectors.codec import decode_command, encode_command
+from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
+from loopspec.vectors.observation import observation_difference, observe
 from loopspec.vectors.reference_model import Claim
 from loopspec.vectors.rule_cases.observability import NOT_OBSERVABLE
 from loopspec.vectors.runner import run_suite
 from loopspec.vectors.suite import generate, rule_cases
-from vectors.mutants.catalogue import FIRST, MUTANTS, handler
+from vectors.fixtures import AUDIT, adapter_for, first_differing
+from vectors.mutants.catalogue import FIRST, MUTANTS
 from vectors.mutants.handler import Mutant, installed
 
 MAX_SHRUNK = 8
 FIND_BUDGET = 60.0  # seconds to find a disagreement; every mutant needs well under 5 s
 SHRINK_BUDGET = 30.0  # seconds of Hypothesis shrinking (room for a loaded machine); a greedy deletion pass follows
 LAUNCHER = REPO / "tests" / "vectors" / "mutants" / "run.py"
-AUDIT = "what the adapter wrote breaks rules the observations do not compare"
 
 
 MUTANT_CASES = [pytest.param(m, id=m.name, marks=pytest.mark.rule(m.rule)) for m in MUTANTS]
 V2_MUTANTS = [pytest.param(m, id=m.name, marks=pytest.mark.rule(m.rule)) for m in MUTANTS if m.needs == "v2"]
-
-
-def adapter_for(mutant: Mutant) -> InProcessAdapter:
-    return InProcessAdapter(handler(mutant.name).handle, name=mutant.name)
-
-
-def first_differing(mutant: Mutant, commands: Sequence[Json]) -> tuple[Json, Json, Json] | None:
-    """Replay encoded commands on the model and the mutant: the first command whose observations differ,
-    with both, or else the first command after which the states differ, with both (as ``{"state": ...}``),
-    or None."""
-    agent = Agent()
-    bugged = adapter_for(mutant)
-    for command in commands:
-        agent, expected = observe(agent, decode_command(command))
-        actual = bugged.command(command)
-        assert isinstance(actual, dict)
-        if observation_difference(expected, actual) is not None:
-            return command, expected, actual
-        expected_state, actual_state = state_of(agent), bugged.state()
-        if first_difference(expected_state, actual_state) is not None:
-            return command, {"state": expected_state}, {"state": actual_state}
-    return None
 
 
 @pytest.fixture(scope="module")

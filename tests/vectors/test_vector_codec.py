@@ -17,13 +17,10 @@ import json
 import math
 import random
 
-import jsonschema
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from referencing import Registry, Resource
 
-from conftest import REPO
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import InboxTarget
 from loopspec.inbox.normalize import JsNumber
@@ -33,20 +30,9 @@ from loopspec.loop.state import Agent
 from loopspec.vectors.codec import CodecError, decode_command, encode_command
 from loopspec.vectors.command_gen import Generator, RandomChooser, message
 from loopspec.vectors.drive import command_for
-from loopspec.vectors.json_reading import decode_number, encode_number, same_number
+from loopspec.vectors.json_reading import decode_number, encode_number
 from loopspec.vectors.observation import observe, state_of
-
-SCHEMAS = {p.name: json.loads(p.read_text()) for p in (REPO / "spec" / "schemas").glob("*.json")}
-REGISTRY = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in SCHEMAS.values())
-
-
-def validator(file: str, definition: str | None = None) -> jsonschema.Draft202012Validator:
-    """A validator for a spec schema file, or for one of its ``$defs``, resolving sibling files."""
-    schema = SCHEMAS[file]
-    if definition is not None:
-        schema = {**schema, "$ref": f"#/$defs/{definition}"}
-    return jsonschema.Draft202012Validator(schema, registry=REGISTRY)
-
+from vectors.fixtures import same_number, validator
 
 VALIDATOR = validator("command.schema.json")
 OBSERVATION, STATE = validator("command.schema.json", "observation"), validator("command.schema.json", "state")

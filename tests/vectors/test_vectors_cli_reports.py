@@ -66,7 +66,7 @@ def test_junit_format(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_failure_in_junit_and_json(suite: Path) -> None:
-    from vectors.test_vectors_run import WrongRemove
+    from vectors.fixtures import WrongRemove
 
     out = io.StringIO()
     run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out, fmt="junit")

@@ -27,8 +27,7 @@ from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.drive import drive
 from loopspec.vectors.runner import run_suite
-from vectors.test_vector_codec import validator
-from vectors.test_vectors_run import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv
+from vectors.fixtures import FAKE_ADAPTER, REFERENCE, WrongRemove, fake_argv, validator
 
 VECTOR = validator("vector.schema.json")
 

@@ -29,7 +29,7 @@ from loopspec.vectors.case import CaseSpec, ProbeFailed, build_case
 from loopspec.vectors.profiles import case_ops, profiles_running
 from loopspec.vectors.rule_cases.observability import NOT_OBSERVABLE
 from loopspec.vectors.suite import SuiteError, generate, rule_cases
-from vectors.test_vector_codec import validator
+from vectors.fixtures import VECTOR
 
 COMMANDS_RULES = (
     "DATA-1", "DATA-3", "DATA-4", "DATA-5", "NORM-1", "NORM-2", "NORM-3", "NORM-4", "NORM-5", "SPLICE-1",
@@ -39,7 +39,6 @@ COMMANDS_RULES = (
     "DECIDE-9", "RESULT-1", "RESULT-2", "RESULT-3", "RESULT-4", "CHAIN-1", "CHAIN-2", "CANCEL-1", "CANCEL-2",
     "CANCEL-3", "CANCEL-4", "CANCEL-5", "WORK-1", "WORK-2", "REPAIR-4", "LOG-6",
 )
-VECTOR = validator("vector.schema.json")
 
 
 def _files(root: Path) -> dict[str, bytes]:

@@ -26,81 +26,12 @@ from pathlib import Path
 import pytest
 
 from loopspec.cli import main
-from loopspec.loop import commands as cmd
 from loopspec.vectors.adapter.client import AdapterError, AdapterFailure, InProcessAdapter
 from loopspec.vectors.adapter.process import SubprocessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler, serve
-from loopspec.vectors.json_reading import Json
-from loopspec.vectors.reference_model import VectorCommand
 from loopspec.vectors.runner import AdapterUnavailable, run_suite
 from loopspec.vectors.suite import generate
-
-REFERENCE = [sys.executable, "-m", "loopspec", "adapter"]
-
-# A fake adapter script: the model, broken in one way chosen by argv[1], after `after` commands.
-FAKE_ADAPTER = r'''
-import sys, time
-from loopspec.loop import commands as cmd
-from loopspec.vectors.adapter.reference import ModelHandler, protocol_error, serve
-
-mode, after = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 0
-if mode in ("exit", "sleep", "garbage") and len(sys.argv) > 3:
-    # Fail only in the first process: a flag file marks that it already happened.
-    import os
-    flag = sys.argv[3]
-    if os.path.exists(flag):
-        mode = "fine"
-    else:
-        open(flag, "w").close()
-
-class Fake(ModelHandler):
-    implementation = "fake-" + mode
-    seen = 0
-
-    def handle(self, request):
-        if mode == "old-protocol" and "hello" in request:
-            return protocol_error(request["id"], "protocol", "I speak loopspec-adapter/0")
-        if mode == "unsupported" and "command" in request:
-            return protocol_error(request["id"], "unsupported", "no restarts here")
-        return super().handle(request)
-
-    def reset(self):
-        super().reset()
-        self.wronged = False
-
-    def apply(self, command):
-        self.seen += 1
-        if self.seen > after:
-            if mode == "exit":
-                print("fake: giving up", file=sys.stderr, flush=True)
-                sys.exit(3)
-            if mode == "sleep":
-                time.sleep(60)
-            if mode == "garbage":
-                print("this is not json", flush=True)
-        if mode == "wrong-then-die" and getattr(self, "wronged", False):
-            sys.exit(4)  # dies on the command after its wrong answer
-        observation = super().apply(command)
-        if mode in ("wrong-remove", "wrong-then-die") and isinstance(command, cmd.Remove) \
-                and observation.get("value") is False:
-            observation = dict(observation, value=None)
-            self.wronged = True
-        return observation
-
-serve(Fake(), sys.stdin, sys.stdout)
-'''
-
-
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("fake") / "fake_adapter.py"
-    path.write_text(FAKE_ADAPTER)
-    return path
-
-
-def fake_argv(fake: Path, mode: str, after: int = 0, once: Path | None = None) -> list[str]:
-    """The fake adapter; with ``once`` (a flag file) it breaks only in the first process it runs as."""
-    return [sys.executable, str(fake), mode, str(after), *([str(once)] if once else [])]
+from vectors.fixtures import REFERENCE, WrongRemove, fake_argv
 
 
 @pytest.fixture(scope="module")
@@ -108,16 +39,6 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("suite")
     generate(out, seed=3, count=6)
     return out
-
-
-class WrongRemove(ModelHandler):
-    """Answers ``null`` where ``remove`` of a missing id must return false (SPLICE-7)."""
-
-    def apply(self, command: VectorCommand) -> Json:
-        observation = super().apply(command)
-        if isinstance(command, cmd.Remove) and observation.get("value") is False:
-            observation = {**observation, "value": None}
-        return observation
 
 
 @pytest.mark.rule("INPUT-4", "SPLICE-7")

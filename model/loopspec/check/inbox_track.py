@@ -1,31 +1,29 @@
-"""Inbox tracking for the checker: a lean fold and the normative one behind one interface (FOLD-1 … FOLD-3).
+"""Inbox tracking for the checker: the projection fold over parsed JSON (FOLD-1 … FOLD-3).
 
-:class:`LeanInbox` folds ``agent/inbox/spliced`` data straight from the parsed JSON (plain dicts
-and lists, no freezing) with lanes whose front removals and end appends cost O(1) amortized, so
-the checker's per-event cost stays flat however many messages are pending.  :class:`ModelInbox`
-does the same through :func:`loopspec.inbox.fold.apply` on frozen events.  Both raise
-:class:`InvalidEvent` with the same rule, in the same order of checks, as
-:meth:`loopspec.log.events.InboxSpliced.from_data` and :func:`loopspec.inbox.fold.apply`; the test suite
-drives both over random logs and mutations and requires identical verdicts.
+:class:`LeanInbox` decodes ``agent/inbox/spliced`` data straight from the parsed JSON (plain dicts
+and lists, no freezing) and folds it with the model's own fold,
+:class:`loopspec.inbox.pending.PendingLists`, whose front removals and end appends cost O(1)
+amortized, so the checker's per-event cost stays flat however many messages are pending.  Its
+decoder raises :class:`InvalidEvent` with the same rule, in the same order of checks, as
+:meth:`loopspec.log.events.InboxSpliced.from_data`; the test suite drives it and the frozen fold
+(:func:`loopspec.inbox.fold.apply`, behind the same interface in ``tests/check/fixtures.py``) over
+random logs and mutations and requires identical verdicts.
 """
 
 from __future__ import annotations
 
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.lean_typing import NamedTuple
-from loopspec.inbox.lane import Lane
+from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN, PendingLists
 from loopspec.log.envelope import MAX_SAFE_INTEGER, is_safe_integer
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from loopspec.data.messages import InboxState
 else:
     Protocol = object  # the interface below is for the type checker; at run time a plain base
 
-NEXT_TURN = "next-turn"
-NEXT_STEP = "next-step"
 SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})
 
 
@@ -81,18 +79,17 @@ def _js_type(raw: object) -> str:
     return names.get(type(raw), type(raw).__name__)
 
 
-class LeanInbox:
-    """The checker's fast inbox fold over parsed JSON; same verdicts as :func:`loopspec.inbox.fold.apply`."""
+def _json_id(message: dict[str, object]) -> object:
+    return message["id"]
 
-    __slots__ = ("lanes", "pending")
+
+class LeanInbox(PendingLists[dict[str, object]]):
+    """The checker's decoder over parsed JSON in front of the one fold (:class:`PendingLists`)."""
+
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.lanes: dict[str, Lane[dict[str, object]]] = {NEXT_TURN: Lane(), NEXT_STEP: Lane()}
-        self.pending: set[object] = set()  # ids are strings once DATA-2 holds
-
-    def length(self, target: str) -> int:
-        lane = self.lanes[target]
-        return len(lane.items) - lane.head
+        super().__init__(_json_id)
 
     def ids(self, target: str) -> list[str]:
         return [str(m["id"]) for m in self.lanes[target].view()]
@@ -131,96 +128,16 @@ class LeanInbox:
                 and type(m.get("source")) is dict
             ):
                 raise InvalidEvent("DATA-2", f"inserted message: {message_problem(m)}", seq)
-        lane = self.lanes[target]
-        length = len(lane)
         removed = removed_count or 0
-        # FOLD-2: 0 <= start <= len, removedCount >= 0, start + removedCount <= len.
-        if not (0 <= start <= length and removed >= 0 and start + removed <= length):
-            raise InvalidEvent(
-                "FOLD-2",
-                f"invalid inbox splice: start {start}, removedCount {removed} do not fit {target} of length {length}",
-                seq,
-            )
-        if inserted and not (removed == 0 and len(inserted) == 1 and inserted[0]["id"] not in self.pending):
-            self._check_unique(target, start, removed, inserted, seq)
+        self.check_splice(target, start, removed, inserted, seq)  # FOLD-2 (in range), FOLD-3
+        lane = self.lanes[target]
         at = lane.head + start
         return SpliceEffect(
-            target, start, removed_count, "canceled" if outcome == "canceled" else None, length,
+            target, start, removed_count, "canceled" if outcome == "canceled" else None, len(lane),
             tuple(lane.items[at : at + removed]), tuple(inserted), removed,
         )
 
     def commit(self, effect: SpliceEffect) -> None:
-        taken = self.lanes[effect.target].splice(effect.start, effect.removed_n, effect.inserted)
-        for m in taken:
-            self.pending.discard(m["id"])
-        for m in effect.inserted:
-            self.pending.add(m["id"])
-
-    def _check_unique(
-        self, target: str, start: int, removed: int, inserted: list[dict[str, object]], seq: int
-    ) -> None:
-        """FOLD-3 with a set; on a clash, the normative walk names the first repeated id."""
-        lane = self.lanes[target]
-        leaving = {m["id"] for m in lane.items[lane.head + start : lane.head + start + removed]}
-        fresh: set[object] = set()
-        clash = False
-        for m in inserted:
-            mid = m["id"]
-            if mid in fresh or (mid in self.pending and mid not in leaving):
-                clash = True
-                break
-            fresh.add(mid)
-        if not clash:
-            return
-        items = lane.view()
-        candidate = items[:start] + inserted + items[start + removed :]
-        other = self.lanes[NEXT_STEP if target == NEXT_TURN else NEXT_TURN].view()
-        walk = candidate + other if target == NEXT_TURN else other + candidate
-        seen: set[object] = set()
-        for m in walk:
-            if m["id"] in seen:
-                raise InvalidEvent("FOLD-3", f'message "{m["id"]}" is already pending after this splice', seq)
-            seen.add(m["id"])
-        raise AssertionError("set-based and walk-based duplicate checks disagree")  # pragma: no cover
+        self.apply_splice(effect.target, effect.start, effect.removed_n, effect.inserted)
 
 
-class ModelInbox:
-    """The same interface over the normative fold (:func:`loopspec.inbox.fold.apply`), for cross-checking.
-
-    The model is imported when one is made: ``loopspec check`` itself never folds through it.
-    """
-
-    def __init__(self) -> None:
-        from loopspec.data.messages import EMPTY_INBOX
-
-        self.state: InboxState = EMPTY_INBOX
-        self.planned: InboxState = EMPTY_INBOX
-
-    def length(self, target: str) -> int:
-        from loopspec.data.messages import InboxTarget
-
-        return len(self.state.lane(InboxTarget(target)))
-
-    def ids(self, target: str) -> list[str]:
-        from loopspec.data.messages import InboxTarget
-
-        return [m.id.value for m in self.state.lane(InboxTarget(target))]
-
-    def splice(self, data: object, seq: int) -> SpliceEffect:
-        from loopspec.data.json_value import freeze
-        from loopspec.inbox.fold import apply
-        from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
-
-        frozen = freeze(data)
-        new = apply(self.state, SessionEvent(SPLICED, seq, 0, frozen))
-        record = InboxSpliced.from_data(frozen, seq)
-        lane = self.state.lane(record.target)
-        taken = lane[record.start : record.start + record.removed]
-        self.planned = new
-        return SpliceEffect(
-            record.target.value, record.start, record.removed_count, record.outcome, len(lane),
-            tuple(m.to_json() for m in taken), tuple(m.to_json() for m in record.inserted), record.removed,
-        )
-
-    def commit(self, effect: SpliceEffect) -> None:
-        self.state = self.planned

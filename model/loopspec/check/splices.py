@@ -8,10 +8,11 @@ bookkeeping of send-shaped insertions, and none between an aborted step's skippe
 from __future__ import annotations
 
 from loopspec.check import outcome
-from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, SpliceEffect
+from loopspec.check.inbox_track import SpliceEffect
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
 from loopspec.check.step_calls import after_skipping
 from loopspec.data.errors import InvalidEvent
+from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 
 _FOLD_WHY = {
     "FOLD-1": "The real projection rethrows such a record as 'invalid persisted inbox splice', and no real "

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections import deque
 
 from loopspec.check.describe import event_ref
-from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, InboxTracker, SpliceEffect
+from loopspec.check.inbox_track import InboxTracker, SpliceEffect
 from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
+from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 
 # Where the log is in the loop's lifecycle (checker-rules.md): between turns; at a boundary whose
 # claim is still due; after the claim, waiting for the decision; inside a step; after a step/end
@@ -197,7 +198,3 @@ class CheckState:
         self.keys.append(key)
         if not self.options.all or len(self.violations) >= self.options.max_violations:
             raise StopCheck
-
-    def remember(self, line: int, event: object) -> None:
-        """Keep an event that shapes the state, for the 'set up by' part of later reports."""
-        self.context.append((line, event))

@@ -22,11 +22,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable, Iterable
 
-from loopspec.check.inbox_track import NEXT_STEP, NEXT_TURN, LeanInbox
+from loopspec.check.inbox_track import LeanInbox
 from loopspec.check.machine import LogChecker
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, Violation
 from loopspec.inbox.lane import Lane
+from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 from loopspec.log.events import SessionEvent
 from loopspec.statespace.canon import Renaming
 
@@ -69,6 +70,7 @@ def fork(checker: LogChecker) -> LogChecker:
 
 def _fork_inbox(inbox: LeanInbox) -> LeanInbox:
     new = LeanInbox.__new__(LeanInbox)
+    new.id_of = inbox.id_of
     new.lanes = {target: _fork_lane(lane) for target, lane in inbox.lanes.items()}
     new.pending = inbox.pending.copy()
     return new

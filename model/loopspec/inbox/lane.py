@@ -1,10 +1,10 @@
 """A pending list for long folds: a Python list with a moving head.
 
-Both fast folds — :class:`loopspec.inbox.fold.InboxProjector` (model values) and the checker's
-:class:`loopspec.check.inbox_track.LeanInbox` (parsed JSON) — keep each inbox list in a
-:class:`Lane`, so the splices the loop writes cost O(removed + inserted), not O(pending): a claim
-or cancel at the front moves the head, a send at the end appends.  Only edits in the middle pay
-for a list copy.  Never part of the model's (frozen) state.
+The projection fold (:class:`loopspec.inbox.pending.PendingLists`, over model values for the
+model and over parsed JSON for the checker) keeps each inbox list in a :class:`Lane`, so the
+splices the loop writes cost O(removed + inserted), not O(pending): a claim or cancel at the
+front moves the head, a send at the end appends.  Only edits in the middle pay for a list copy.
+Never part of the model's (frozen) state.
 """
 
 from __future__ import annotations

@@ -130,29 +130,78 @@ def message_fates(events: Iterable[SessionEvent]) -> tuple[MessageFate, ...]:
     post: all(not f.entered or any(e.type == USER_MESSAGE and e.seq > f.left_seq and isinstance(e.data, JsonObject) and e.data.get("id") == f.id.value for e in events) for f in __return__)
     """  # noqa: E501 (PEP 316 conditions are one line each)
     projector = InboxProjector()
-    fates: dict[tuple[MessageId, int], MessageFate] = {}
-    inserted_at: dict[MessageId, int] = {}
-    claimed_in_turn: dict[MessageId, tuple[MessageId, int]] = {}
-    open_turn: int | None = None
+    ledger = FateLedger()
     for event in events:  # a chain for CrossHair, as in fold_consumed_work
         if event.type == TURN_START:
-            open_turn, claimed_in_turn = _int_field(event, "turn"), {}
+            ledger.turn_started(_int_field(event, "turn"))
         elif event.type == TURN_END:
-            open_turn, claimed_in_turn = None, {}
+            ledger.turn_ended()
         elif event.type == USER_MESSAGE and isinstance(event.data, JsonObject):
-            key = claimed_in_turn.pop(MessageId(str(event.data.get("id"))), None)
-            if key is not None:
-                fates[key] = attrs.evolve(fates[key], entered=True)
+            ledger.entered(str(event.data.get("id")))
         elif event.type == SPLICED:
             splice = InboxSpliced.from_data(event.data, event.seq)
-            for message in projector.feed_splice(splice, event.seq):
-                key = (message.id, inserted_at.pop(message.id))
-                if splice.outcome == "canceled":
-                    fates[key] = attrs.evolve(fates[key], fate="canceled", left_seq=event.seq)
-                else:
-                    fates[key] = attrs.evolve(fates[key], fate="claimed", left_seq=event.seq, turn=open_turn)
-                    claimed_in_turn[message.id] = key
-            for message in splice.inserted:
-                inserted_at[message.id] = event.seq
-                fates[(message.id, event.seq)] = MessageFate(message.id, event.seq)
-    return tuple(fates.values())
+            taken = projector.feed_splice(splice, event.seq)
+            ledger.moved([m.id.value for m in taken], [m.id.value for m in splice.inserted], event.seq,
+                         canceled=splice.outcome == "canceled")
+    return ledger.result()
+
+
+# A fate while a fold runs: [id, inserted seq, fate, left seq, turn, entered] (MessageFate's fields).
+_Open = list[object]
+
+
+class FateLedger:
+    """The one fate fold (WORK-2), fed what a log says one event at a time.
+
+    :func:`message_fates` feeds it from frozen events, :class:`loopspec.render.fates.FateFold`
+    from parsed JSON; either tells it each turn's start and end, each ``user/message`` (``entered``)
+    and, for each splice its inbox fold accepted, the ids it removed and inserted (``moved``).  A
+    fate is a mutable list until :meth:`result`: a pass over a long log pays for each splice.
+    """
+
+    __slots__ = ("claimed_in_turn", "fates", "inserted_at", "open_turn")
+
+    def __init__(self) -> None:
+        self.fates: dict[tuple[str, int], _Open] = {}
+        self.inserted_at: dict[str, int] = {}
+        self.claimed_in_turn: dict[str, _Open] = {}
+        self.open_turn: int | None = None
+
+    def turn_started(self, turn: int | None) -> None:
+        self.open_turn, self.claimed_in_turn = turn, {}
+
+    def turn_ended(self) -> None:
+        self.open_turn, self.claimed_in_turn = None, {}
+
+    def entered(self, mid: str) -> None:
+        """A ``user/message`` with id ``mid``: a message claimed in this turn is entered."""
+        fate = self.claimed_in_turn.pop(mid, None)
+        if fate is not None:
+            fate[5] = True
+
+    def moved(self, removed: Iterable[str], inserted: Iterable[str], seq: int, *, canceled: bool) -> None:
+        """The splice at ``seq`` took ``removed`` (claimed, or canceled) and inserted ``inserted``."""
+        fates, inserted_at = self.fates, self.inserted_at
+        for mid in removed:
+            fate = fates[(mid, inserted_at.pop(mid))]
+            fate[3] = seq
+            if canceled:
+                fate[2] = "canceled"
+            else:
+                fate[2], fate[4] = "claimed", self.open_turn
+                self.claimed_in_turn[mid] = fate
+        for mid in inserted:
+            inserted_at[mid] = seq
+            fates[(mid, seq)] = [mid, seq, "pending", None, None, False]
+
+    def result(self) -> tuple[MessageFate, ...]:
+        return tuple(_fate(*fate) for fate in self.fates.values())
+
+
+def _fate(mid: object, inserted: object, fate: object, left: object, turn: object, entered: object) -> MessageFate:
+    assert isinstance(mid, str)
+    assert isinstance(inserted, int)
+    assert left is None or isinstance(left, int)
+    assert turn is None or isinstance(turn, int)
+    name: Fate = "claimed" if fate == "claimed" else "canceled" if fate == "canceled" else "pending"
+    return MessageFate(MessageId(mid), inserted, name, left, turn, entered is True)

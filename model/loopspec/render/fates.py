@@ -1,12 +1,11 @@
 """Every insertion's fate (WORK-2) folded straight from parsed JSON, for drawing long logs.
 
-:func:`loopspec.loop.consumed_work.message_fates` states the fates over frozen events: it reads
-each splice through :meth:`~loopspec.log.events.InboxSpliced.from_data` and folds it with
-:class:`~loopspec.inbox.fold.InboxProjector`.  :class:`FateFold` is its twin for the picture's
-one pass over a long log, as :class:`~loopspec.check.inbox_track.LeanInbox` (the checker's fold,
-which it uses) is the twin of :func:`~loopspec.inbox.fold.apply`: the splices' data stays the
-parsed JSON (nothing frozen), a fate is a mutable list until the end.  The same fates, in the
-same order, and for a splice the fold refuses the model's own error (rule, seq and words):
+The fates are :class:`loopspec.loop.consumed_work.FateLedger`'s, the fold
+:func:`~loopspec.loop.consumed_work.message_fates` runs over frozen events; :class:`FateFold`
+feeds it from the picture's one pass over a long log instead, decoding each splice with the
+checker's :class:`~loopspec.check.inbox_track.LeanInbox` (so the data stays the parsed JSON,
+nothing frozen) and placing each insertion in its list (its rank) for drawing.  The same fates,
+in the same order, and for a splice the fold refuses the model's own error (rule, seq and words):
 ``tests/render/test_fates.py`` holds it to :func:`message_fates` on every example log, recording,
 invalid log and random log.  A private accumulator, never part of a value.
 """
@@ -14,41 +13,22 @@ invalid log and random log.  A private accumulator, never part of a value.
 from __future__ import annotations
 
 from loopspec.check.inbox_track import LeanInbox, SpliceEffect
-from loopspec.data.messages import MessageId
-from loopspec.loop.consumed_work import Fate, MessageFate
-
-# A fate while the pass runs: [id, inserted seq, fate, left seq, turn, entered] (MessageFate's fields).
-_Open = list[object]
+from loopspec.loop.consumed_work import FateLedger
 
 
-class FateFold:
-    """:func:`message_fates` fed one event at a time: ``turn_started``, ``turn_ended``, ``entered``, ``splice``."""
+class FateFold(FateLedger):
+    """The fate fold fed parsed JSON: ``turn_started``, ``turn_ended``, ``entered``, ``splice``."""
 
-    __slots__ = ("claimed_in_turn", "fates", "inbox", "inserted_at", "live_rank", "open_turn", "ranks")
+    __slots__ = ("inbox", "live_rank", "ranks")
 
     def __init__(self) -> None:
+        super().__init__()
         self.inbox = LeanInbox()
-        self.fates: dict[tuple[str, int], _Open] = {}
-        self.inserted_at: dict[str, int] = {}
-        self.claimed_in_turn: dict[str, _Open] = {}
-        self.open_turn: int | None = None
         # Each insertion's place in its list, as a number: between its neighbours when inserted.
         # Two messages in a list never change their relative order (a splice removes and inserts,
         # it does not move), so ordering by rank draws every lane's rows in list order.
         self.ranks: dict[tuple[str, int], float] = {}
         self.live_rank: dict[str, float] = {}  # the rank of each id's insertion now in a list
-
-    def turn_started(self, turn: int) -> None:
-        self.open_turn, self.claimed_in_turn = turn, {}
-
-    def turn_ended(self) -> None:
-        self.open_turn, self.claimed_in_turn = None, {}
-
-    def entered(self, mid: str) -> None:
-        """A ``user/message`` with id ``mid``: a message claimed in this turn is entered (WORK-2)."""
-        fate = self.claimed_in_turn.pop(mid, None)
-        if fate is not None:
-            fate[5] = True
 
     def splice(self, data: object, seq: int) -> str | None:
         """Fold one splice's parsed data (FOLD-1 … FOLD-3, DATA-2); the target when it inserts.
@@ -58,21 +38,8 @@ class FateFold:
         inbox = self.inbox
         effect = inbox.splice(data, seq)
         inbox.commit(effect)
-        fates, inserted_at = self.fates, self.inserted_at
-        canceled = effect.outcome == "canceled"
-        for message in effect.removed:
-            mid = str(message["id"])
-            fate = fates[(mid, inserted_at.pop(mid))]
-            fate[3] = seq
-            if canceled:
-                fate[2] = "canceled"
-            else:
-                fate[2], fate[4] = "claimed", self.open_turn
-                self.claimed_in_turn[mid] = fate
-        for message in effect.inserted:
-            mid = str(message["id"])
-            inserted_at[mid] = seq
-            fates[(mid, seq)] = [mid, seq, "pending", None, None, False]
+        self.moved([str(m["id"]) for m in effect.removed], [str(m["id"]) for m in effect.inserted], seq,
+                   canceled=effect.outcome == "canceled")
         if effect.inserted:
             self._rank(effect, seq)
         return effect.target if effect.inserted else None
@@ -97,15 +64,3 @@ class FateFold:
 
     def rank_list(self) -> tuple[tuple[tuple[str, int], float], ...]:
         return tuple(self.ranks.items())
-
-    def result(self) -> tuple[MessageFate, ...]:
-        return tuple(_fate(*fate) for fate in self.fates.values())
-
-
-def _fate(mid: object, inserted: object, fate: object, left: object, turn: object, entered: object) -> MessageFate:
-    assert isinstance(mid, str)
-    assert isinstance(inserted, int)
-    assert left is None or isinstance(left, int)
-    assert turn is None or isinstance(turn, int)
-    name: Fate = "claimed" if fate == "claimed" else "canceled" if fate == "canceled" else "pending"
-    return MessageFate(MessageId(mid), inserted, name, left, turn, entered is True)

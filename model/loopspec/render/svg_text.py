@@ -58,11 +58,6 @@ def clipped(content: str, limit: int) -> str:
     return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "…"
 
 
-def plain_rule(sentence: str) -> str:
-    """A rule's sentence without the spec's Markdown (code spans, emphasis), for a tooltip."""
-    return sentence.replace("`", "").replace("**", "")
-
-
 def rule_html(sentence: str) -> str:
     """A rule's sentence as HTML: the spec's `code spans` as <code>, the rest escaped."""
     parts = sentence.replace("**", "").split("`")

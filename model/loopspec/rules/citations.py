@@ -103,8 +103,3 @@ def scan(paths: Iterable[Path], sources: Path, root: Path) -> tuple[tuple[Citati
                     bad.append(Unresolved(rel, number, line[max(0, index - 12):index + 8].strip(),
                                           "a § that belongs to no `real §N` or `seed002 §K` citation"))
     return tuple(found), tuple(bad)
-
-
-def checkout_documents(root: Path) -> tuple[Path, ...]:
-    """The Markdown files whose citations must resolve: ``spec/`` and ``docs/`` of a checkout."""
-    return tuple(sorted((*(root / "spec").glob("*.md"), *(root / "docs").rglob("*.md"))))

@@ -8,7 +8,6 @@
   of a scope) and the trace-validation judge (a run that writes a given log);
 * :mod:`.pairs` — lifecycle-table rows and row pairs reached, with a shortest witness each.
 
-Layer: imports :mod:`loopspec.loop` and below only, so :mod:`loopspec.vectors` may use it (a suite
-can take its transition coverage from :func:`.pairs.shortest_witnesses`); the invariants, the log
-checker and the command line live one layer up, in :mod:`loopspec.explore`.
+Layer: imports :mod:`loopspec.loop` and below only; the invariants, the log checker and the
+command line live one layer up, in :mod:`loopspec.explore`.
 """

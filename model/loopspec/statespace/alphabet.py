@@ -276,10 +276,6 @@ class Alphabet:
         return out
 
 
-def _place(inbox: InboxState, m: UserMessage) -> tuple[InboxTarget, int] | None:
-    return locate(inbox, m.id)
-
-
 def _splice_key(target: InboxTarget, length: int, start: JsNumber, count: JsNumber, inserted: int) -> Hashable:
     """The class of a public edit: what ``mutate`` sees after ``normalize`` (SPLICE-2's no-op elided).
 

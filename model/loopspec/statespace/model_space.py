@@ -1,9 +1,8 @@
-"""The model alone as a search space, and the shortest witness of every row pair of a scope.
+"""The model alone as a search space.
 
 :class:`ModelSpace` steps the agent (:func:`loopspec.loop.agent.step`) over a scope's alphabet and
 keys states by :func:`.canon.agent_key`; refused commands lead nowhere.  It checks nothing — the
-invariants and the log checker are added one layer up (:mod:`loopspec.explore`) — which is what
-lets the conformance suite (:mod:`loopspec.vectors`) call :func:`shortest_witnesses`.
+invariants and the log checker are added one layer up (:mod:`loopspec.explore`).
 """
 
 from __future__ import annotations
@@ -15,9 +14,8 @@ from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key
-from loopspec.statespace.pairs import Commands, Pair, RowPairs
 from loopspec.statespace.scope import Scope
-from loopspec.statespace.search import Edge, breadth_first
+from loopspec.statespace.search import Edge
 
 
 class ModelSpace:
@@ -42,14 +40,3 @@ class ModelSpace:
                 yield Edge(command, size, None, None)
                 continue
             yield Edge(command, size, transition.agent, self.key(transition.agent), transition.fired)
-
-
-def shortest_witnesses(scope: Scope) -> dict[Pair, Commands]:
-    """For every row pair reachable within ``scope``, a shortest command sequence firing it.
-
-    The last command of a witness fires the pair's second row right after its first (the first
-    may be fired by the command before).  Deterministic: same scope, same witnesses.
-    """
-    pairs = RowPairs(scope.depth)
-    breadth_first(ModelSpace(scope), scope.depth, arrive=pairs.arrive)
-    return pairs.pair_witnesses()

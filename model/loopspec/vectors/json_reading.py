@@ -43,13 +43,6 @@ def decode_number(raw: object, where: str) -> JsNumber:
     return raw
 
 
-def same_number(a: JsNumber, b: JsNumber) -> bool:
-    """Identity of JavaScript numbers: NaN is itself, -0 is not 0."""
-    if isinstance(a, float) and math.isnan(a):
-        return isinstance(b, float) and math.isnan(b)
-    return a == b and is_negative_zero(a) == is_negative_zero(b)
-
-
 def read_object(raw: object, where: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> Json:
     if not isinstance(raw, dict):
         raise CodecError(f"{where}: expected a JSON object, got {type(raw).__name__}")

@@ -32,7 +32,6 @@ from loopspec.loop import commands as cmd
 from loopspec.loop.agent import step
 from loopspec.loop.state import Agent
 from loopspec.loop.table import TABLE
-from loopspec.rules.catalogue import SpecFormatError, load_spec
 from loopspec.rules.shipped import package_version, spec_digest
 from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.audit import audit
@@ -134,17 +133,6 @@ def profile_walk_cases(seed: int, count: int, steps: int = 2 * WALK_STEPS) -> tu
                  _profile_walk(f"{seed}-{profile}-walk-{i}", profile, steps))
         for profile in ("inbox", "loop") for i in range(count)
     )
-
-
-def commands_rule_ids() -> tuple[str, ...] | None:
-    """IDs of the rules checkable from commands, or None when no spec checkout is at hand."""
-    try:
-        spec = load_spec()
-    except SpecFormatError:
-        return None
-    return tuple(r.id for r in spec.rules if "commands" in r.checkable_from)
-
-
 
 
 def _check_out(out: Path) -> None:

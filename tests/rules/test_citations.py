@@ -6,7 +6,8 @@ from pathlib import Path
 
 from conftest import REPO
 from loopspec.rules.catalogue import SPEC_DIR, load_spec
-from loopspec.rules.citations import CITATION, checkout_documents, scan
+from loopspec.rules.citations import CITATION, scan
+from rules.fixtures import checkout_documents
 
 SOURCES = SPEC_DIR / "sources.md"
 

@@ -1,4 +1,4 @@
-"""Synthetic session logs in the real format, for the checker's tests and benchmark.
+"""Synthetic session logs in the real format, for the tests and the benchmarks (a fixtures module).
 
 :func:`generate` plays the real loop (real-behaviour §6) driven by a ``choose(n) -> 0..n-1``
 function: sends of every kind, public edits, cancels (with and without ``keepInbox``, with a
