@@ -37,10 +37,12 @@ def record(suite: Path, out: Path) -> tuple[int, list[str]]:
 
 
 def _reproduced(out: Path) -> dict[str, str]:
-    """``reproduce`` of every recording: name -> '' (reproduced) or its first difference."""
+    """``reproduce`` of every recording: name -> '' (reproduced), its first difference, or why it is unusable.
+
+    Exit 2 (some recording unusable) is an outcome like a difference: the expectations list it."""
     done = subprocess.run(["loopspec", "reproduce", str(out), "--format", "json"], capture_output=True, text=True,
                           check=False)
-    if done.returncode not in (0, 1):
+    if done.returncode not in (0, 1, 2) or not done.stdout.strip():
         raise SystemExit(f"dsh-conformance: reproduce exited {done.returncode}: {done.stderr.strip()}")
     outcomes: dict[str, str] = {}
     for rec in json.loads(done.stdout)["recordings"]:
@@ -51,7 +53,9 @@ def _reproduced(out: Path) -> dict[str, str]:
             where = f"{Path(diff['file']).name}:{diff['line']}"
             outcomes[rec["name"]] = f"reproduce: {where}: {diff['what']} [{diff['rule']}]"
         else:
-            outcomes[rec["name"]] = f"reproduce: {rec['status']}: {rec.get('problem')}"
+            problem = rec["problem"]
+            outcomes[rec["name"]] = f"reproduce: unusable: {Path(problem['file']).name}:{problem['line']}: " \
+                                    f"{problem['message']}"
     return outcomes
 
 

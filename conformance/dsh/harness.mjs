@@ -67,6 +67,7 @@ export class RealCase {
     this.activity = 0;
     this.lastTurn = 0;
     this.step = null; // {turn, step} while a step is open
+    this.reactions = []; // a recorder scenario's listeners of agent notifications (react)
   }
 
   // A new process; `resume` loads the session from a copy of the last process's store, the disk
@@ -125,12 +126,34 @@ export class RealCase {
     this.recording?.raw(entry, this.nextRawSeq);
     if (entry.note) {
       this.entries.push({ live: this.view.note(entry.note) });
+      this.notified(entry.note);
       return;
     }
     const event = this.view.admit(entry.event);
     if (event === null) return;
     this.follow(event);
     this.entries.push({ durable: event });
+  }
+
+  // A listener of an agent notification (a recorder scenario's `react` step) acts once, on the
+  // first notification it matches, synchronously inside the real emit: its calls are recorded
+  // `within` the notification's type, right after the notification's record.  A refused call ends
+  // the listener, whose throw the real emit contains (it only logs it), so it is caught here.
+  react({ on, when, actions }) {
+    this.reactions.push({ on, when, actions });
+  }
+
+  notified(note) {
+    const matches = (r) => r.on === note.type && Object.entries(r.when).every(([key, value]) => (
+      key === 'messageId' ? note.message?.id === value : note[key] === value));
+    const index = this.reactions.findIndex(matches);
+    if (index < 0) return;
+    const [reaction] = this.reactions.splice(index, 1);
+    try {
+      this.actions(reaction.actions, note.type);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+    }
   }
 
   // What the harness must know of the loop's position to map later commands.
@@ -171,7 +194,9 @@ export class RealCase {
     const before = this.nextRawSeq;
     if (call) this.recording.begin(call, before);
     try {
-      value = await this.perform(command);
+      // A call returns synchronously: its op-end is written before any microtask the call queued
+      // runs (a reentrant cancel's aborted driver goes idle one microtask later, agent/status).
+      value = call ? this.act(command) : await this.perform(command);
     } catch (error) {
       if (call) this.recording.end(call, before, this.nextRawSeq, { threw: error });
       if (error instanceof Refused) return { ok: false, code: error.code, message: error.message };

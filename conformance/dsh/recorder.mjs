@@ -2,7 +2,9 @@
 //   node recorder.mjs OUT_DIR SCENARIO.json...
 // A scenario is a vectors case (`{id, steps: [{command}]}`) or a named scenario of the same shape,
 // whose steps may also hold `{"op": "shutdown"}` (an orderly shutdown: the root context disposed,
-// then the log loaded again).  Scenarios the recording format cannot carry are skipped, saying why:
+// then the log loaded again) and `{"op": "react", "on": TYPE, "when": {FIELD: VALUE}, "actions": [COMMAND]}`
+// (from then on, a listener of the agent notification TYPE makes the calls once, inside the first
+// such notification whose fields match, `messageId` naming the notified message's id).  Scenarios the recording format cannot carry are skipped, saying why:
 // the format has no `clear` and no `send` other than its three aliases (also as a listener's
 // action; a listener's other calls are recorded within its hook).  One line per scenario on stdout: recorded, or skipped and why.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,8 @@ const require = createRequire(import.meta.url);
 const { command: decodeCommand } = require('../../examples/adapters/js/commands.js');
 
 const ANSWERS = new Set(['decide', 'step-result', 'turn-stopping', 'restart', 'shutdown']);
+// The agent notifications a scenario's listener may act in (examples/recordings/README.md).
+const REACTIONS = new Set(['agent/status', 'agent/inbox/claimed']);
 
 // Why the format cannot carry a call the scenario or a listener makes, or null.
 function uncallable(c, by) {
@@ -26,6 +30,10 @@ function uncallable(c, by) {
 function unrecordable(c) {
   const acts = c.op === 'decide' ? c.listeners.flatMap((l) => [l.before, l.after, l.afterEnter, l.afterReject].flatMap((a) => a ?? []))
     : c.op === 'turn-stopping' ? c.actions : [];
+  if (c.op === 'react') {
+    if (!REACTIONS.has(c.on)) return `the recorder has no listener of ${c.on}`;
+    return c.actions.map((a) => uncallable(a, ` (made by an ${c.on} listener)`)).find((w) => w !== null) ?? null;
+  }
   if (ANSWERS.has(c.op)) return acts.map((a) => uncallable(a, ` (made by a ${c.op} listener)`)).find((w) => w !== null) ?? null;
   return uncallable(c, '');
 }
@@ -34,7 +42,8 @@ async function record(scenario, out) {
   const name = scenario.id.replaceAll('/', '__');
   let commands;
   try {
-    commands = scenario.steps.map((s) => (s.command.op === 'shutdown' ? { op: 'shutdown' } : decodeCommand(s.command)));
+    commands = scenario.steps.map((s) => (s.command.op === 'shutdown' ? { op: 'shutdown' }
+      : s.command.op === 'react' ? { ...s.command, actions: s.command.actions.map(decodeCommand) } : decodeCommand(s.command)));
   } catch (error) {
     return `skipped ${scenario.id}: not a command of the full profile (${error.message})`;
   }
@@ -45,6 +54,7 @@ async function record(scenario, out) {
   try {
     for (const command of commands) {
       if (command.op === 'shutdown') await run.shutdown();
+      else if (command.op === 'react') run.react(command);
       else await run.observe(command);
     }
     await run.settle();

@@ -17,38 +17,35 @@ violation for ``check --live``, both naming the line.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from loopspec.check import CheckOptions, check_file
 from loopspec.check.live_nesting import Nesting
 from loopspec.reproduce.files import RecordingFiles
 from loopspec.reproduce.run import reproduce
-from reproduce.recording_copies import REAL_RUNS, Json, copy_recording, lines_of
+from reproduce.recording_copies import (
+    REAL_RUNS,
+    Rows,
+    assert_different,
+    assert_misplaced,
+    assert_reproduces_and_checks,
+    changed_copy,
+    lines_of,
+    live_violations,
+    row_index,
+)
 
 NESTED = ("listener_cancels_the_turn", "listener_call_refused", "turn_stopping_steers", "turn_stopping_call_refused",
           "prestep_enters_an_id_twice")
-Rows = list[Json]
 
 
 def _files(name: str, tmp: Path, change: Callable[[Rows], Rows] | None = None) -> RecordingFiles:
-    files = copy_recording(REAL_RUNS, name, tmp)
-    if change is not None:
-        rows = change(lines_of(files.live))
-        files.live.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    return files
+    return changed_copy(REAL_RUNS, name, tmp, change)
 
 
-def _at(rows: Rows, **match: object) -> int:
-    return next(i for i, row in enumerate(rows) if all(row.get(k) == v for k, v in match.items()))
-
-
-def _live_violations(files: RecordingFiles) -> list[tuple[str, int, str]]:
-    result = check_file(files.events, CheckOptions(all=True), live=files.live)
-    return [(v.rule, v.line, v.message) for v in result.violations]
+_at, _live_violations = row_index, live_violations
 
 
 @pytest.mark.rule("DECIDE-3", "DECIDE-7", "RESULT-4")
@@ -56,9 +53,7 @@ def _live_violations(files: RecordingFiles) -> list[tuple[str, int, str]]:
 def test_a_run_whose_listeners_call_the_agent_reproduces_and_checks(tmp_path: Path, name: str) -> None:
     files = _files(name, tmp_path)
     assert any("within" in row for row in lines_of(files.live)) or name == "prestep_enters_an_id_twice"
-    outcome = reproduce(files)
-    assert outcome.status == "reproduced", outcome.difference or outcome.problem
-    assert _live_violations(files) == []
+    assert_reproduces_and_checks(files)
 
 
 def _refused_is_accepted(rows: Rows) -> Rows:
@@ -99,11 +94,7 @@ DIFFERENCES = [
 @pytest.mark.parametrize(("name", "change", "what", "rule"), DIFFERENCES, ids=[d[2] for d in DIFFERENCES])
 def test_a_changed_listener_call_is_a_difference(tmp_path: Path, name: str, change: Callable[[Rows], Rows],
                                                  what: str, rule: str) -> None:
-    outcome = reproduce(_files(name, tmp_path, change))
-    assert outcome.status == "different", outcome.problem
-    assert outcome.difference is not None
-    assert what in outcome.difference.what
-    assert outcome.difference.rule == rule
+    assert_different(_files(name, tmp_path, change), what, rule)
 
 
 def _within_removed_from_end(rows: Rows) -> Rows:
@@ -157,13 +148,7 @@ MISPLACED = [
 @pytest.mark.parametrize(("name", "change", "line", "named"), MISPLACED, ids=[m[3] for m in MISPLACED])
 def test_misplaced_listener_calls_are_unusable_and_violate_the_form(
         tmp_path: Path, name: str, change: Callable[[Rows], Rows], line: int, named: str) -> None:
-    files = _files(name, tmp_path, change)
-    outcome = reproduce(files)
-    assert outcome.status == "unusable"
-    assert outcome.problem is not None
-    assert (outcome.problem.line, named in outcome.problem.message) == (line, True), outcome.problem
-    rule, where, message = _live_violations(files)[0]
-    assert (rule, where, named in message) == ("LOG-1", line, True), message
+    assert_misplaced(_files(name, tmp_path, change), line, named)
 
 
 def test_a_listener_that_goes_on_after_its_call_threw_cannot_be_replayed(tmp_path: Path) -> None:

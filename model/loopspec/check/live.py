@@ -35,7 +35,7 @@ from typing import BinaryIO
 import attrs
 
 from loopspec.check.live_nesting import Nesting
-from loopspec.check.live_shape import FORM, LIVE_TYPES, live_record_problem
+from loopspec.check.live_shape import FORM, LIVE_TYPES, NOTIFYING, live_record_problem
 from loopspec.check.live_wording import (
     CLAIMED,
     DISCARDED,
@@ -93,6 +93,8 @@ class LiveChecker:
         self.seed_gap = False  # the successor began: its end-seed may still go unmarked
         self.violations: list[Violation] = []
         self.nesting = Nesting()  # calls and listener windows (decisions.md E5)
+        # What a cause still owes while a notification's listener calls (decisions.md E5), innermost last.
+        self.set_aside: list[tuple[deque[tuple[str, object, int | None]], bool, bool]] = []
 
     # ---- bookkeeping ----
 
@@ -139,7 +141,7 @@ class LiveChecker:
             misplaced = self.nesting.feed(line_no, rec)
             if misplaced is not None:
                 self.misnested(misplaced)
-            handler = RECORD_HANDLERS.get(str(rec["kind"]))  # op-begin/op-end: the scenario's bookkeeping
+            handler = RECORD_HANDLERS.get(str(rec["kind"]))
             if handler is not None:
                 if handler is LiveChecker.note or not self.dead:  # a dead process's writes never persisted
                     handler(self, rec)
@@ -150,6 +152,22 @@ class LiveChecker:
         self.violate(FORM, f"misplaced record: {problem}",
                      "A listener's call nests inside its listener's window and names it in `within`; calls "
                      "pair up and do not nest otherwise (examples/recordings/README.md).")
+
+    def notified_call(self, rec: dict[str, object]) -> None:
+        """A notification's listener calls while its cause may still owe notifications (a claim of
+        several messages: the later ``claimed``); those wait until the call returns, and the call's
+        own notifications must all come before its ``op-end`` (NOTIFY-4)."""
+        if rec.get("within") not in NOTIFYING:
+            return
+        if rec["kind"] == "op-begin":
+            self.set_aside.append((self.queue, self.replacing, self.claim_open))
+            self.queue, self.replacing, self.claim_open = deque(), False, False
+            return
+        if not self.set_aside:
+            return  # an op-end with no op-begin: misplaced, reported by the nesting walk
+        if self.queue:
+            self.missing(f"before the op-end of {rec.get('op')!r} within {rec.get('within')}")
+        self.queue, self.replacing, self.claim_open = self.set_aside.pop()
 
     def note(self, rec: dict[str, object]) -> None:
         if self.dead:  # the next note after a crash is the new process: it starts idle, owing nothing
@@ -324,8 +342,9 @@ class LiveChecker:
 Handler = Callable[[LiveChecker, dict[str, object]], None]
 RECORD_HANDLERS: Mapping[str, Handler] = MappingProxyType({
     "note": LiveChecker.note, "durable": LiveChecker.durable, "live": LiveChecker.notification,
+    "op-begin": LiveChecker.notified_call, "op-end": LiveChecker.notified_call,
 })
-"""What each record kind sets up; ``op-begin``/``op-end`` (the scenario's calls) set up nothing."""
+"""What each record kind sets up; of the calls, only a notification listener's sets anything up."""
 NOTIFICATION_HANDLERS: Mapping[str, Handler] = MappingProxyType({
     INSERTED: LiveChecker.inbox_notification, DISCARDED: LiveChecker.inbox_notification,
     CLAIMED: LiveChecker.inbox_notification, "agent/status": LiveChecker.status_changed,

@@ -1,13 +1,17 @@
-"""How the calls and the listener windows of a live stream nest (decisions.md E5).
+"""How the calls, the listener windows and the notifications of a live stream nest (decisions.md E5).
 
 A listener hook's window runs from its ``invoked`` record to its closing one (pre-step:
 ``decided`` or ``threw``; turn-stopping: ``returned`` or ``threw``).  A call the listener made
 is an ``op-begin``/``op-end`` pair inside that window whose ``within`` names the hook; the
 scenario's own calls have no ``within`` and may also fall inside a window (the host calls while
-the listener awaits).  What the format does not describe is a problem, never skipped:
+the listener awaits).  A call made by a listener of a notification (``agent/status``,
+``agent/inbox/claimed``) names the notification's type in ``within`` and begins right after
+that notification's record, or right after the ``op-end`` of the same listener's call before it
+(the real emit runs its listeners synchronously); it may lie inside another call, the one whose
+effect the notification reports.  What the format does not describe is a problem, never skipped:
 
-* a call that begins while another call is open (a call made from inside a call);
-* a ``within`` call outside an open window of its hook;
+* a call that begins while another call is open, unless it is such a notification's call;
+* a ``within`` call outside an open window of its hook, or not right after its notification;
 * an ``op-end`` that does not close the call begun last, or a call with no ``op-end``;
 * an ``invoked`` while that hook's window is open, a closing record with no window open, and a
   window that closes while the listener's own call is open.  (Whether the turn and step fit is
@@ -26,7 +30,7 @@ from types import MappingProxyType
 
 import attrs
 
-from loopspec.check.live_shape import LISTENER_PHASES, PRE_STEP_HOOK, TURN_STOPPING_HOOK
+from loopspec.check.live_shape import LISTENER_PHASES, NOTIFYING, PRE_STEP_HOOK, TURN_STOPPING_HOOK
 
 # The phase that closes each hook's window besides ``threw``.
 _CLOSES: Mapping[str, str] = MappingProxyType({PRE_STEP_HOOK: "decided", TURN_STOPPING_HOOK: "returned"})
@@ -43,11 +47,20 @@ class Window:
 
 
 @attrs.frozen
+class Notified:
+    """A notification being delivered (its type and line): its listener may call right now."""
+
+    type: str
+    line: int
+
+
+@attrs.frozen
 class OpenCall:
     line: int
     op: object
     args: object
     within: object
+    notified: Notified | None = None  # the notification a notification listener's call is made in
 
 
 def _call(op: object, within: object) -> str:
@@ -64,44 +77,55 @@ class Nesting:
 
     def __init__(self) -> None:
         self.windows: dict[str, Window] = {}
-        self.call: OpenCall | None = None
+        self.calls: list[OpenCall] = []  # the open calls, innermost last
+        self.notified: Notified | None = None  # the notification whose listener may call next
 
     def feed(self, line: int, rec: dict[str, object]) -> str | None:
         """Take one well-formed record; what is wrong with where it stands, or None."""
-        kind = rec.get("kind")
+        kind, notified, self.notified = rec.get("kind"), self.notified, None
         if kind == "op-begin":
-            return self._begin(line, rec)
+            return self._begin(line, rec, notified)
         if kind == "op-end":
             return self._end(rec)
         if kind == "note" and isinstance(rec.get("crash"), bool):
             self.windows.clear()  # the ending process's listeners never return
         elif kind == "live" and rec.get("type") in LISTENER_PHASES:
             return self._observed(line, rec)
+        elif kind == "live" and rec.get("type") in NOTIFYING:
+            self.notified = Notified(str(rec.get("type")), line)
         return None
 
     def finish(self) -> str | None:
         """At the end of the stream: an open call never returned (an open window may still wait)."""
-        if self.call is not None:
-            return f"call {self.call.op!r} begun on line {self.call.line} has no op-end"
+        if self.calls:
+            return f"call {self.calls[0].op!r} begun on line {self.calls[0].line} has no op-end"
         return None
 
-    def _begin(self, line: int, rec: dict[str, object]) -> str | None:
+    def _begin(self, line: int, rec: dict[str, object], notified: Notified | None) -> str | None:
         op, within = rec.get("op"), rec.get("within")
-        if self.call is not None:
-            return (f"call {op!r} begins inside the call {self.call.op!r} begun on line {self.call.line}; "
-                    "calls do not nest in one another")
+        if within in NOTIFYING:
+            if notified is None or notified.type != within:
+                return (f"call {op!r} is made within {within}, but does not follow an {within} record: a "
+                        "notification's listener calls while the notification is delivered, right after it")
+            self.calls.append(OpenCall(line, op, rec.get("args"), within, notified))
+            return None
+        if self.calls:
+            call = self.calls[-1]
+            return (f"call {op!r} begins inside the call {call.op!r} begun on line {call.line}; calls do not "
+                    "nest in one another, except a call made by a listener of a notification")
         if within is not None and within not in self.windows:
             return f"call {op!r} is made within {within}, but no {within} listener is running here"
-        self.call = OpenCall(line, op, rec.get("args"), within)
+        self.calls.append(OpenCall(line, op, rec.get("args"), within))
         return None
 
     def _end(self, rec: dict[str, object]) -> str | None:
-        call, self.call = self.call, None
-        if call is None:
+        if not self.calls:
             return f"op-end of {rec.get('op')!r} has no op-begin"
+        call = self.calls.pop()
         if (call.op, call.args, call.within) != (rec.get("op"), rec.get("args"), rec.get("within")):
             return (f"op-end of {_call(rec.get('op'), rec.get('within'))} does not close the call begun last, "
                     f"{_call(call.op, call.within)} on line {call.line}")
+        self.notified = call.notified  # the same listener may call again
         return None
 
     def _observed(self, line: int, rec: dict[str, object]) -> str | None:
@@ -114,7 +138,8 @@ class Nesting:
             return None
         if open_window is None:
             return f"{hook} {phase} with no {hook} listener invoked"
-        if self.call is not None and self.call.within == hook:
-            return f"{_where(open_window)} {phase} while its call {self.call.op!r} (line {self.call.line}) is open"
+        own = next((c for c in self.calls if c.within == hook), None)
+        if own is not None:
+            return f"{_where(open_window)} {phase} while its call {own.op!r} (line {own.line}) is open"
         del self.windows[hook]
         return None

@@ -74,7 +74,10 @@ _TURN_STOPPING = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE}
 # The listeners a call can be made from (decisions.md E5): the hooks whose windows the stream records.
 PRE_STEP_HOOK, TURN_STOPPING_HOOK = "agent/pre-step", "agent/turn-stopping"
 LISTENER_HOOKS = (PRE_STEP_HOOK, TURN_STOPPING_HOOK)
-_WITHIN = MappingProxyType({"within": one_of(*LISTENER_HOOKS)})
+# The notifications whose listeners' calls the stream records, nested in the notification (E5).
+STATUS, CLAIMED = "agent/status", "agent/inbox/claimed"
+NOTIFYING = (STATUS, CLAIMED)
+_WITHIN = MappingProxyType({"within": one_of(*LISTENER_HOOKS, *NOTIFYING)})
 
 
 def _inbox(rule: str, extra: Mapping[str, Shape] = MappingProxyType({})) -> Fields:

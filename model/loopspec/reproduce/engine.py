@@ -83,6 +83,7 @@ class Engine:
         self.ends = _call_ends(recording.records)
         self.windows: set[str] = set()  # the listener hooks whose window is open (decisions.md E5)
         self.listening: object = None  # a listener answered at its first call (listeners.Listening)
+        self.set_aside: list[tuple[Output, ...]] = []  # notifications owed while a notification's listener calls
 
     # ---- state ----
 

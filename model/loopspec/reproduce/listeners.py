@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import attrs
 
-from loopspec.check.live_shape import PRE_STEP_HOOK
+from loopspec.check.live_shape import NOTIFYING, PRE_STEP_HOOK
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import Messages
 from loopspec.loop import agent as lifecycle
@@ -37,6 +37,7 @@ from loopspec.reproduce import pre_steps
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import error_message, output_json, refusal_text, rule_of
 from loopspec.reproduce.engine import TURN_STOPPING, Engine, OpenCall, compare_end, on_begin, on_end
+from loopspec.reproduce.notified import on_notified_begin, on_notified_end
 from loopspec.reproduce.processes import on_note
 
 PRE_STEP = PRE_STEP_HOOK
@@ -162,6 +163,9 @@ def on_call_begin(engine: Engine, begin: r.OpBegin) -> None:
     if begin.within is None:
         on_begin(engine, begin)
         return
+    if begin.within in NOTIFYING:
+        on_notified_begin(engine, begin)
+        return
     current = engine.listening
     answered = isinstance(current, Listening) and current.hook == begin.within
     listening = current if answered and isinstance(current, Listening) else _listen(engine, begin.within)
@@ -186,6 +190,9 @@ def on_call_begin(engine: Engine, begin: r.OpBegin) -> None:
 def on_call_end(engine: Engine, end: r.OpEnd) -> None:
     if end.within is None:
         on_end(engine, end)
+        return
+    if end.within in NOTIFYING:
+        on_notified_end(engine, end)
         return
     listening = engine.listening
     assert isinstance(listening, Listening)

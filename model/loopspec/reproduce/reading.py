@@ -293,7 +293,8 @@ def read_record(raw: object, path: Path, line: int) -> r.LiveRecord:
 
 def read_live(path: Path) -> tuple[r.LiveRecord, ...]:
     """The records of a ``NAME.live.jsonl``, validated, with every call paired with its end and nested
-    only as a listener's call inside its listener's window (:mod:`loopspec.check.live_nesting`)."""
+    only as a listener's call inside its listener's window or right after its notification
+    (:mod:`loopspec.check.live_nesting`)."""
     out: list[r.LiveRecord] = []
     nesting = Nesting()
     for line, text in enumerate(_lines(path), start=1):
@@ -304,7 +305,7 @@ def read_live(path: Path) -> tuple[r.LiveRecord, ...]:
         out.append(record)
     unclosed = nesting.finish()
     if unclosed is not None:
-        raise Unusable(path, nesting.call.line if nesting.call else None, unclosed)
+        raise Unusable(path, nesting.calls[0].line if nesting.calls else None, unclosed)
     return tuple(out)
 
 

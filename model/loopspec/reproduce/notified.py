@@ -1,0 +1,52 @@
+"""Calls made by a listener of a notification, ``agent/status`` or ``agent/inbox/claimed`` (decisions.md E5).
+
+The real agent emits a notification synchronously, in the middle of whatever caused it (a call,
+or the loop between two await points), and runs its listeners right there; a call such a
+listener makes is recorded ``within`` the notification's type, right after its record, and may
+lie inside the call that caused it.  The model applies a command whole, so such a call has a
+reading only when the cause had written all of its durable events by then: the call is then a
+call made right after the cause, which the model takes as the next command, and what the cause
+still owed were notifications (a claim of several messages: the later ``claimed``), which the
+real emit delivers after its listener returns, so they are set aside until the call's ``op-end``.
+When the model still owes a durable event of the cause (a status of ``running`` is emitted after
+a waking send's splice and before its turn starts) no order of whole commands produces the run,
+and the recording is unusable, saying so.
+"""
+
+from __future__ import annotations
+
+from loopspec.log.events import SessionEvent
+from loopspec.reproduce import records as r
+from loopspec.reproduce.compare import output_json
+from loopspec.reproduce.engine import Engine, on_begin, on_end
+
+
+def _cause(engine: Engine) -> str:
+    """What the notification reports an effect of: the innermost open call, or the loop."""
+    if not engine.calls:
+        return "the loop's step"
+    call = engine.calls[-1].end
+    return f"the call {call.label!r} (its op-end on line {call.line})"
+
+
+def on_notified_begin(engine: Engine, begin: r.OpBegin) -> None:
+    """The call is the next command, provided the model has written all of its cause's events."""
+    if engine.listening is not None:
+        engine.unusable(f"the {begin.within} listener's call {begin.label!r} is made while a "
+                        "listener hook's answer is being replayed: the two cannot be ordered")
+    durable = next((item for item in engine.pending if isinstance(item, SessionEvent)), None)
+    if durable is not None:
+        engine.unusable(
+            f"the {begin.within} listener's call {begin.label!r} is made before {_cause(engine)} has written "
+            f"everything the model writes in one command (next: {output_json(durable)}): the notification "
+            "came before its cause's durable effects were complete, so no order of whole commands gives "
+            "this run")
+    engine.set_aside.append(tuple(engine.pending))
+    engine.pending.clear()
+    on_begin(engine, begin)
+
+
+def on_notified_end(engine: Engine, end: r.OpEnd) -> None:
+    """The call returned: the notifications its cause still owes come next."""
+    on_end(engine, end)
+    engine.pending.extend(engine.set_aside.pop())
