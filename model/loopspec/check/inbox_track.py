@@ -12,10 +12,12 @@ random logs and mutations and requires identical verdicts.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.lean_typing import NamedTuple
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN, PendingLists
-from loopspec.log.envelope import MAX_SAFE_INTEGER, is_safe_integer
+from loopspec.log.envelope import MAX_SAFE_INTEGER
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ class InboxTracker(Protocol):
     """
 
     def splice(self, data: object, seq: int) -> SpliceEffect: ...
-    def commit(self, effect: SpliceEffect) -> None: ...
+    def commit(self, effect: SpliceEffect) -> object: ...
     def length(self, target: str) -> int: ...
     def ids(self, target: str) -> list[str]: ...
 
@@ -79,17 +81,13 @@ def _js_type(raw: object) -> str:
     return names.get(type(raw), type(raw).__name__)
 
 
-def _json_id(message: dict[str, object]) -> object:
-    return message["id"]
-
-
 class LeanInbox(PendingLists[dict[str, object]]):
     """The checker's decoder over parsed JSON in front of the one fold (:class:`PendingLists`)."""
 
     __slots__ = ()
 
     def __init__(self) -> None:
-        super().__init__(_json_id)
+        super().__init__(itemgetter("id"))  # C-level: the fold calls it per message
 
     def ids(self, target: str) -> list[str]:
         return [str(m["id"]) for m in self.lanes[target].view()]
@@ -110,9 +108,9 @@ class LeanInbox(PendingLists[dict[str, object]]):
         removed_count: int | None = None
         if "removedCount" in data:
             raw_removed = data["removedCount"]
-            if not is_safe_integer(raw_removed):
+            # is_safe_integer spelled out, as for start: a claim record pays for each call
+            if type(raw_removed) is not int or not -MAX_SAFE_INTEGER <= raw_removed <= MAX_SAFE_INTEGER:
                 raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {raw_removed!r}", seq)
-            assert isinstance(raw_removed, int)
             removed_count = raw_removed
         outcome = data.get("outcome")
         if "outcome" in data and outcome != "canceled":
@@ -129,15 +127,16 @@ class LeanInbox(PendingLists[dict[str, object]]):
             ):
                 raise InvalidEvent("DATA-2", f"inserted message: {message_problem(m)}", seq)
         removed = removed_count or 0
-        self.check_splice(target, start, removed, inserted, seq)  # FOLD-2 (in range), FOLD-3
+        length = self.check_splice(target, start, removed, inserted, seq)  # FOLD-2 (in range), FOLD-3
         lane = self.lanes[target]
         at = lane.head + start
+        # A splice the loop writes either inserts or removes: the other side is the empty tuple, unbuilt.
         return SpliceEffect(
-            target, start, removed_count, "canceled" if outcome == "canceled" else None, len(lane),
-            tuple(lane.items[at : at + removed]), tuple(inserted), removed,
+            target, start, removed_count, "canceled" if outcome == "canceled" else None, length,
+            tuple(lane.items[at : at + removed]) if removed else (), tuple(inserted) if inserted else (), removed,
         )
 
-    def commit(self, effect: SpliceEffect) -> None:
-        self.apply_splice(effect.target, effect.start, effect.removed_n, effect.inserted)
+    # The fold applies the effect itself (a SpliceEffect is a Placement): no frame in between on the hot path.
+    commit = PendingLists.apply_splice
 
 

@@ -10,16 +10,14 @@ splices the loop writes (append at the end, claim or cancel at the front).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
+from typing import NamedTuple
 
 from loopspec.data.errors import InvalidEvent  # noqa: F401 (apply's raises: contract names it)
-from loopspec.data.messages import EMPTY_INBOX, InboxState, MessageId, UserMessage
+from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages, UserMessage
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN, PendingLists
 from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
 from loopspec.log.reader import EventReader
-
-
-def _message_id(message: UserMessage) -> MessageId:
-    return message.id
 
 
 def apply(state: InboxState, event: SessionEvent) -> InboxState:
@@ -43,13 +41,22 @@ def apply(state: InboxState, event: SessionEvent) -> InboxState:
     return projector.state()
 
 
+class _Placed(NamedTuple):
+    """A decoded splice as the fold places it (:class:`loopspec.inbox.pending.Placement`)."""
+
+    target: str
+    start: int
+    removed_n: int
+    inserted: Messages
+
+
 class InboxProjector:
     """The projection fold over model values: decoded splices into :class:`PendingLists` of messages."""
 
     __slots__ = ("lists",)
 
     def __init__(self, state: InboxState = EMPTY_INBOX) -> None:
-        self.lists: PendingLists[UserMessage] = PendingLists(_message_id, state.next_turn, state.next_step)
+        self.lists: PendingLists[UserMessage] = PendingLists(attrgetter("id"), state.next_turn, state.next_step)
 
     def state(self) -> InboxState:
         lanes = self.lists.lanes
@@ -57,9 +64,9 @@ class InboxProjector:
 
     def feed_splice(self, splice: InboxSpliced, seq: int) -> list[UserMessage]:
         """Apply one decoded splice (FOLD-2, FOLD-3); returns the removed messages."""
-        target = splice.target.value
-        self.lists.check_splice(target, splice.start, splice.removed, splice.inserted, seq)
-        return self.lists.apply_splice(target, splice.start, splice.removed, splice.inserted)
+        placed = _Placed(splice.target.value, splice.start, splice.removed, splice.inserted)
+        self.lists.check_splice(placed.target, placed.start, placed.removed_n, placed.inserted, seq)
+        return self.lists.apply_splice(placed)
 
     def feed(self, event: SessionEvent) -> None:
         if event.type == SPLICED:

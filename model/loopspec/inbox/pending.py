@@ -20,9 +20,26 @@ from loopspec.inbox.lane import Lane
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Protocol, TypeVar
 
     T = TypeVar("T")
+    T_co = TypeVar("T_co", covariant=True)
+
+    class Placement(Protocol[T_co]):
+        """Where a checked splice goes: its list, start, how many it removes, what it inserts.
+
+        Both decoders' records read this way (the checker's ``SpliceEffect``, the model's splice), so
+        :meth:`PendingLists.apply_splice` takes the record itself and the checker needs no adapter.
+        """
+
+        @property
+        def target(self) -> str: ...
+        @property
+        def start(self) -> int: ...
+        @property
+        def removed_n(self) -> int: ...
+        @property
+        def inserted(self) -> Sequence[T_co]: ...
 else:
     T = "T"
 
@@ -50,8 +67,11 @@ class PendingLists(Generic[T]):
         lane = self.lanes[target]
         return len(lane.items) - lane.head
 
-    def check_splice(self, target: str, start: int, removed: int, inserted: Sequence[T], seq: int) -> None:
-        """FOLD-2 (the coordinates fit the list) and FOLD-3 (no id pending twice afterwards)."""
+    def check_splice(self, target: str, start: int, removed: int, inserted: Sequence[T], seq: int) -> int:
+        """FOLD-2 (the coordinates fit the list) and FOLD-3 (no id pending twice afterwards).
+
+        Returns the target list's length before the splice (its callers report it).
+        """
         lane = self.lanes[target]
         length = len(lane.items) - lane.head
         # FOLD-2: 0 <= start <= len, removedCount >= 0, start + removedCount <= len.
@@ -61,17 +81,23 @@ class PendingLists(Generic[T]):
                 f"invalid inbox splice: start {start}, removedCount {removed} do not fit {target} of length {length}",
                 seq,
             )
-        if inserted and not (removed == 0 and len(inserted) == 1 and self.id_of(inserted[0]) not in self.pending):
+        # The splices the loop writes insert one fresh message or none: a set lookup, no walk.
+        if inserted and (removed or len(inserted) != 1 or self.id_of(inserted[0]) in self.pending):
             self._check_unique(target, start, removed, inserted, seq)
+        return length
 
-    def apply_splice(self, target: str, start: int, removed: int, inserted: Sequence[T]) -> list[T]:
+    def apply_splice(self, splice: Placement[T]) -> list[T]:
         """Apply a splice :meth:`check_splice` accepted; the messages it removed."""
-        taken = self.lanes[target].splice(start, removed, inserted)
-        id_of, pending = self.id_of, self.pending
-        for m in taken:
-            pending.discard(id_of(m))
-        for m in inserted:
-            pending.add(id_of(m))
+        inserted = splice.inserted
+        taken = self.lanes[splice.target].splice(splice.start, splice.removed_n, inserted)
+        if taken:
+            discard, id_of = self.pending.discard, self.id_of
+            for m in taken:
+                discard(id_of(m))
+        if inserted:
+            add, id_of = self.pending.add, self.id_of
+            for m in inserted:
+                add(id_of(m))
         return taken
 
     def _check_unique(self, target: str, start: int, removed: int, inserted: Sequence[T], seq: int) -> None:
