@@ -14,7 +14,7 @@ from __future__ import annotations
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.lean_typing import NamedTuple
 from loopspec.inbox.lane import Lane
-from loopspec.log.envelope import MAX_SAFE_INTEGER, is_safe_integer
+from loopspec.log.envelope import MAX_SAFE_INTEGER, SPLICE_FIELDS, is_safe_integer
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
@@ -26,7 +26,6 @@ else:
 
 NEXT_TURN = "next-turn"
 NEXT_STEP = "next-step"
-SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})
 
 
 class SpliceEffect(NamedTuple):
@@ -209,7 +208,8 @@ class ModelInbox:
     def splice(self, data: object, seq: int) -> SpliceEffect:
         from loopspec.data.json_value import freeze
         from loopspec.inbox.fold import apply
-        from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+        from loopspec.log.events import InboxSpliced, SessionEvent
+        from loopspec.log.kinds import SPLICED
 
         frozen = freeze(data)
         new = apply(self.state, SessionEvent(SPLICED, seq, 0, frozen))

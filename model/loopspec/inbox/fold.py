@@ -15,7 +15,8 @@ from loopspec.data.json_value import Frozen, freeze
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.inbox.lane import Lane
 from loopspec.inbox.operations import first_duplicate
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import EventReader
 
 
