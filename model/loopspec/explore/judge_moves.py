@@ -49,7 +49,8 @@ from loopspec.log.kinds import (
     USER_MESSAGE,
 )
 from loopspec.log.repair_closers import is_repair_closer
-from loopspec.log.wire import announces, answered_calls, end_reason, record_data
+from loopspec.log.step_summary import text_answers
+from loopspec.log.wire import announces, end_reason, record_data
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
@@ -71,7 +72,7 @@ class Moves:
             self.ends.append(reason)
         self.ends.reverse()
         self.ends.append(None)
-        self.text_answer = _text_answers(events)
+        self.text_answer = text_answers(events)  # RESULT-6, as the checker reads a closed step
 
     def candidates(self, agent: Agent, pos: int) -> list[cmd.Command]:
         if pos >= len(self.events):
@@ -188,35 +189,6 @@ class Moves:
                 break
             pos += 1
         return tuple(out)
-
-
-def _text_answers(events: list[dict[str, object]]) -> list[bool]:
-    """For each point, whether the step it is in shows a text answer up to its ``step/end``.
-
-    As the checker reads a closed step (RESULT-6): its last ``assistant/message`` announces no
-    tool call, and every call a ``tool/call`` started is answered.
-    """
-    out = [False] * len(events)
-    begin = 0
-    for index, event in enumerate(events):
-        kind = event.get("type")
-        if kind == STEP_START:
-            begin = index
-        elif kind == STEP_END:
-            answer: bool | None = None
-            started: set[str] = set()
-            for inner in events[begin:index]:
-                data = inner.get("data")
-                data = data if isinstance(data, dict) else {}
-                if inner.get("type") == ASSISTANT_MESSAGE:
-                    answer = not announces(data)
-                elif inner.get("type") == TOOL_CALL:
-                    started.add(str(data.get("callId")))
-                elif inner.get("type") == TOOL_RESULT:
-                    started.difference_update(answered_calls(data))
-            if answer and not started:
-                out[begin:index + 1] = [True] * (index + 1 - begin)
-    return out
 
 
 def _may_close(kind: object, event: dict[str, object]) -> bool:

@@ -14,14 +14,14 @@ from loopspec.log.kinds import (
     SPLICED,
     STEP_END,
     STEP_START,
-    TOOL_CALL,
     TOOL_RESULT,
     TOOL_TRAFFIC,
     TURN_END,
     TURN_START,
     USER_MESSAGE,
 )
-from loopspec.log.wire import announces, answered_calls, is_claim
+from loopspec.log.step_summary import summarize
+from loopspec.log.wire import is_claim
 
 
 def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
@@ -65,14 +65,11 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
     previous: object = None
     text = False  # the last closed step of the open turn answered with text
     since_end: list[str] = []  # the splices since that step/end: "claim" or "edit"
-    answer: bool | None = None  # the open step's last assistant/message calls no tool
-    started: set[str] = set()
+    begin = 0  # where the open step's records begin (its step/start)
     for index, event in enumerate(events):
         kind = event.get("type")
         data = event.get("data")
         data = data if isinstance(data, dict) else {}
-        if kind == ASSISTANT_MESSAGE:
-            answer = not announces(data)
         if kind in STEP_SCOPED | TURN_SCOPED:
             model = True
             continue
@@ -82,22 +79,17 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
             settled = text or (since_end[:1] == ["edit"] and "claim" in since_end)
             in_step, needs = True, data.get("step") == 1 or settled
             entered = model = False
-            answer, started = None, set()
-            after_start = index + 1
+            begin, after_start = index, index + 1
         elif kind == USER_MESSAGE:
             if in_step and not model and previous == SPLICED:
                 return after_start
             entered = True
         elif kind in TOOL_TRAFFIC:
             model = True
-            if kind == TOOL_CALL:
-                started.add(str(data.get("callId")))
-            elif kind == TOOL_RESULT:
-                started.difference_update(answered_calls(data))
         elif kind == STEP_END:
             if in_step and needs and not entered and not model:
                 cut = after_start
-            in_step, text, since_end = False, bool(answer) and not started, []
+            in_step, text, since_end = False, summarize(events[begin:index]).text_answer, []
         elif kind == SPLICED:
             claim = is_claim(data)
             since_end.append("claim" if claim else "edit")

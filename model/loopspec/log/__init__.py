@@ -2,5 +2,5 @@
 
 The event envelope and the ``agent/inbox/spliced`` record, the append-only log value, and the
 reader of real JSONL logs; the wire format's event kinds (:mod:`.kinds`) and the readers of parsed
-records (:mod:`.wire`).  Imports only :mod:`loopspec.data`.
+records (:mod:`.wire`) and the fold of one step's records (:mod:`.step_summary`).  Imports only :mod:`loopspec.data`.
 """

@@ -29,7 +29,8 @@ from collections.abc import Sequence
 
 from loopspec.data.json_value import Frozen, JsonObject
 from loopspec.log.events import InboxSpliced, SessionEvent
-from loopspec.log.kinds import ASSISTANT_CHUNK, SPLICED, STEP_END, STEP_START, TOOL_CALL, TURN_END, TURN_START
+from loopspec.log.kinds import SPLICED, STEP_END, STEP_START, TURN_END, TURN_START
+from loopspec.log.step_summary import summarize
 from loopspec.loop import commands as cmd
 from loopspec.loop import records as rec
 from loopspec.loop.state import RunningTurn
@@ -44,14 +45,6 @@ class CannotTell(Exception):
 
 def _get(data: Frozen, key: str) -> Frozen:
     return data.get(key) if isinstance(data, JsonObject) else None
-
-
-def _finish(event: SessionEvent) -> str | None:
-    chunk = _get(event.data, "chunk")
-    if event.type != ASSISTANT_CHUNK or _get(chunk, "type") != "finish":
-        return None
-    kind = _get(_get(chunk, "reason"), "kind")
-    return kind if isinstance(kind, str) else "?"
 
 
 def _after_step_end(events: Sequence[SessionEvent], turn: int, step: int) -> SessionEvent | None:
@@ -80,15 +73,15 @@ def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepRes
     """How the open step ``run.turn``.``run.step`` ended, as the log shows it."""
     if run.aborted is not None:
         return cmd.StepResult("stop")  # CANCEL-3: the aborted row fires whatever the step returned
-    inside = [e for e in events if (_get(e.data, "turn"), _get(e.data, "step")) == (run.turn, run.step)
-              and e.type not in (STEP_START, STEP_END)]
-    finishes = [f for f in map(_finish, inside) if f is not None]
-    finish = finishes[-1] if finishes else None
+    inside = summarize(e.to_json() for e in events
+                       if (_get(e.data, "turn"), _get(e.data, "step")) == (run.turn, run.step)
+                       and e.type not in (STEP_START, STEP_END))
+    finish = inside.finish
     after = _after_step_end(events, run.turn, run.step)
     failure = error_end(after)
     if failure is not None and finish not in NORMAL_FINISHES:
         return cmd.StepResult("fail", error=failure[0], code=failure[1])
-    if any(e.type == TOOL_CALL for e in inside) or finish == "tool-calls":
+    if inside.calls_tools or finish == "tool-calls":
         # A concluding tool sets the turn's end, so only a normal end (completed, or max-tokens
         # when sticky, RESULT-1) right after the step shows it; a blocked one is the next
         # boundary's pre-step rejecting (DECIDE-5), which concluded nothing.
