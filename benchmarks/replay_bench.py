@@ -36,7 +36,8 @@ except ImportError:  # run from a checkout without installing
     from loopspec.inbox import fold
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxState
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import read_events
 
 orjson: Any

@@ -14,7 +14,8 @@ from crosshair import SymbolicFactory
 
 from loopspec.data.json_value import Frozen, JsonObject
 from loopspec.data.messages import MessageId, Messages, UserMessage
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 
 
 def obj(*fields: tuple[str, Frozen]) -> JsonObject:

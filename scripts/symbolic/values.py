@@ -6,7 +6,8 @@ from crosshair import SymbolicFactory
 
 from loopspec.data.json_value import Frozen, JsonObject
 from loopspec.data.messages import MessageId, UserMessage
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 
 
 def message(p: SymbolicFactory) -> UserMessage:

@@ -19,7 +19,8 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import Notification
 from loopspec.inbox.fold import apply
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.agent import step

@@ -15,6 +15,20 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 
+from loopspec.log.kinds import (
+    ASSISTANT_CHUNK,
+    ASSISTANT_MESSAGE,
+    END_SEED,
+    REQUEST_HEADER,
+    SPLICED,
+    STEP_END,
+    STEP_START,
+    TOOL_CALL,
+    TOOL_RESULT,
+    TURN_END,
+    TURN_START,
+    USER_MESSAGE,
+)
 from loopspec.log.tool_errors import RESULT_TEXTS, SKIPPED_CODE, tool_error
 
 Choose = Callable[[int], int]
@@ -66,7 +80,7 @@ class _Session:
             data["outcome"] = "canceled"
         if removed == 0 and not inserted:
             return []  # SPLICE-2: a no-op edit writes nothing
-        self.write("agent/inbox/spliced", data)
+        self.write(SPLICED, data)
         if start == 0 and not inserted:
             return [lane.popleft() for _ in range(removed)]
         items = list(lane)
@@ -112,8 +126,8 @@ class _Session:
             self.public_edit()
         elif action == 5 and not self.backlog:
             self.clear()  # cancel while idle
-        elif action == 6 and self.last_type != "session/end-seed":
-            self.write("session/end-seed", {} if self.choose(2) else {"inherited": True})  # a restart
+        elif action == 6 and self.last_type != END_SEED:
+            self.write(END_SEED, {} if self.choose(2) else {"inherited": True})  # a restart
         return False
 
     def drive(self) -> None:
@@ -125,7 +139,7 @@ class _Session:
         """One turn; whether the driver would go on to another one if input is pending."""
         self.last_turn += 1
         turn = self.last_turn
-        self.write("turn/start", {"turn": turn})
+        self.write(TURN_START, {"turn": turn})
         batch = self.claim(first=True)
         step = 0
         ends: str | None = None
@@ -169,7 +183,7 @@ class _Session:
             batch = self.claim(first=False)
 
     def end(self, turn: int, reason: Event) -> bool:
-        self.write("turn/end", {"turn": turn, "reason": reason})
+        self.write(TURN_END, {"turn": turn, "reason": reason})
         return False
 
     def abort(self, turn: int, step: int | None, drained: tuple[str, int] | None = None,
@@ -191,12 +205,12 @@ class _Session:
         if drained is not None:
             self.result(turn, step, *drained)
         if skipped is not None:
-            call_seq = self.write("tool/call", {"turn": turn, "step": step, "callId": skipped, "name": "read",
+            call_seq = self.write(TOOL_CALL, {"turn": turn, "step": step, "callId": skipped, "name": "read",
                                                 "arguments": "{}"})
             self.result(turn, step, skipped, call_seq, skipped=True)
         if step is not None:
-            self.write("step/end", {"turn": turn, "step": step})
-        self.write("turn/end", {"turn": turn, "reason": {"kind": "aborted", "reason": {"kind": cause}}})
+            self.write(STEP_END, {"turn": turn, "step": step})
+        self.write(TURN_END, {"turn": turn, "reason": {"kind": "aborted", "reason": {"kind": cause}}})
         return latched
 
     def crash(self, turn: int, step: int | None, announced: list[str]) -> bool:
@@ -206,13 +220,13 @@ class _Session:
                        "source": {"kind": "tool", "callId": call},
                        "content": [{"type": "tool-result", "toolCallId": call, "isError": True,
                                     "content": [{"type": "text", "text": RESULT_TEXTS["TOOL_NOT_STARTED"]}]}]}
-            self.write("tool/result", {"turn": turn, "step": step, "message": message,
+            self.write(TOOL_RESULT, {"turn": turn, "step": step, "message": message,
                                        "error": tool_error("TOOL_NOT_STARTED")},
                        same_time=True, surfaceOp="append")
         if step is not None:
-            self.write("step/end", {"turn": turn, "step": step}, same_time=True)
-        self.write("turn/end", {"turn": turn, "reason": {"kind": "interrupted"}}, same_time=True)
-        self.write("session/end-seed", {})
+            self.write(STEP_END, {"turn": turn, "step": step}, same_time=True)
+        self.write(TURN_END, {"turn": turn, "reason": {"kind": "interrupted"}}, same_time=True)
+        self.write(END_SEED, {})
         return False
 
     def result(self, turn: int, step: int | None, call: str, call_seq: int, skipped: bool = False) -> None:
@@ -223,25 +237,25 @@ class _Session:
             "content": [{"type": "tool-result", "toolCallId": call, "content": content, "isError": skipped}]}}
         if skipped:
             data["error"] = tool_error(SKIPPED_CODE)
-        self.write("tool/result", data, surfaceOp="append", sourceEventSeqs=[call_seq])
+        self.write(TOOL_RESULT, data, surfaceOp="append", sourceEventSeqs=[call_seq])
 
     def step(self, turn: int, step: int, batch: list[Event]) -> bool | None:
         """One step; None when the turn goes on to another boundary, else what :meth:`turn` returns."""
         scope = {"turn": turn, "step": step}
         self.finished = None
-        self.write("step/start", scope)
+        self.write(STEP_START, scope)
         if self.choose(20) == 0:  # v0.1.5: aborted during request preparation, before any entry
             return self.abort(turn, step)
         for message in batch:
-            self.write("user/message", message, surfaceOp="append")
-        self.write("request/header", {"header": {"config": {"provider": "mock", "model": "mock"}}, "reason": "initial"})
+            self.write(USER_MESSAGE, message, surfaceOp="append")
+        self.write(REQUEST_HEADER, {"header": {"config": {"provider": "mock", "model": "mock"}}, "reason": "initial"})
         first = self.seq
         for i in range(self.chunks + self.choose(self.chunks + 1)):
-            self.write("assistant/chunk", {**scope, "chunk": {"type": "text-delta", "index": 0,
+            self.write(ASSISTANT_CHUNK, {**scope, "chunk": {"type": "text-delta", "index": 0,
                                                                "text": WORDS[i % len(WORDS)]}})
         outcome = self.choose(10)
         if outcome == 0:
-            self.write("step/end", scope)
+            self.write(STEP_END, scope)
             return self.end(turn, {"kind": "error", "error": {"message": "boom", "code": "UNKNOWN"}})
         if outcome == 1:
             return self.abort(turn, step)
@@ -250,23 +264,23 @@ class _Session:
         if outcome <= 5:
             call = f"c{self.seq}"
             block = {"type": "tool-call", "id": call, "name": "read", "arguments": "{}"}
-            self.write("assistant/message", {**scope, "message": {"role": "assistant", "content": [block]}},
+            self.write(ASSISTANT_MESSAGE, {**scope, "message": {"role": "assistant", "content": [block]}},
                        surfaceOp="append", sourceEventSeqs=list(range(first, self.seq)))
             if self.choose(5) == 0:
                 return self.crash(turn, step, [call])  # the model announced a call that never started
             if self.choose(8) == 0:
                 return self.abort(turn, step, skipped=call)  # aborted before the call ran (CANCEL-5)
-            call_seq = self.write("tool/call", {**scope, "callId": call, "name": "read", "arguments": "{}"})
+            call_seq = self.write(TOOL_CALL, {**scope, "callId": call, "name": "read", "arguments": "{}"})
             if self.choose(3) == 0:
                 self.send(NS)  # steering while the tool runs
             if self.choose(8) == 0:
                 return self.abort(turn, step, drained=(call, call_seq))  # aborted while it ran (CANCEL-5)
             self.result(turn, step, call, call_seq)
-            self.write("step/end", scope)
+            self.write(STEP_END, scope)
             return None
-        self.write("assistant/message", {**scope, "message": {"role": "assistant", "content": []}},
+        self.write(ASSISTANT_MESSAGE, {**scope, "message": {"role": "assistant", "content": []}},
                    surfaceOp="append", sourceEventSeqs=list(range(first, self.seq)))
-        self.write("step/end", scope)
+        self.write(STEP_END, scope)
         self.finished = "max-tokens" if outcome == 6 else "completed"
         return None
 

@@ -17,7 +17,8 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.messages import InboxState, InboxTarget
 from loopspec.inbox.normalize import JsNumber
 from loopspec.inbox.operations import first_duplicate
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED
 
 
 def reference_apply(state: InboxState, event: SessionEvent) -> InboxState:

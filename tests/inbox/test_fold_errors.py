@@ -20,7 +20,8 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import EMPTY_INBOX, InboxState, UserMessage
 from loopspec.inbox import fold
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import parse_line
 
 SEQ = 7

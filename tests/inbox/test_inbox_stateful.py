@@ -33,7 +33,8 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, Message
 from loopspec.inbox import fold
 from loopspec.inbox.normalize import JsNumber
 from loopspec.inbox.session import InboxSession, Transition
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 
 NT = InboxTarget.NEXT_TURN
 NS = InboxTarget.NEXT_STEP

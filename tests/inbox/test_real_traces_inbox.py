@@ -27,7 +27,8 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, Message
 from loopspec.inbox import fold
 from loopspec.inbox.normalize import JsNumber
 from loopspec.inbox.session import InboxSession, Transition
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import read_events
 
 SCENARIOS = sorted(p.name.removesuffix(".events.jsonl") for p in REAL_TRACES.glob("*.events.jsonl"))

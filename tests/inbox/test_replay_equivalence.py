@@ -31,7 +31,8 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget
 from loopspec.inbox import fold
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import read_events
 
 TARGETS = ("next-turn", "next-step")

@@ -55,13 +55,13 @@ from loopspec.data.messages import MessageId
 from loopspec.data.notifications import Claimed, StatusChanged
 from loopspec.inbox.fold import replay
 from loopspec.inbox.operations import send_insert
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
 from loopspec.loop.projection import project
-from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING, rows_for
 from loopspec.vectors.case import CaseSpec, build_case

@@ -20,9 +20,9 @@ from loopspec.data.json_value import JsonObject, Thawed, freeze, thaw
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
 from loopspec.inbox.fold import apply as fold_apply
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.log.tool_errors import ABORTED_CODE, RESULT_TEXTS, SKIPPED_CODE, tool_error
-from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 NORMAL = ("completed", "max-tokens")

@@ -22,7 +22,8 @@ from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import freeze, thaw
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import AgentError
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import read_events
 from loopspec.log.session import SessionLog
 from loopspec.log.tool_errors import RESULT_TEXTS, tool_error

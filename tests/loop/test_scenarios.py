@@ -29,7 +29,7 @@ from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import Thawed, thaw
 from loopspec.data.messages import InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
-from loopspec.log.events import SPLICED
+from loopspec.log.kinds import SPLICED
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
 from loopspec.loop.pre_step import Drop, Enter, Reject, Throw, Veto, Wrap

@@ -21,9 +21,9 @@ from check.log_mutations import Log, any_mutation, dumps, valid_logs
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import freeze
 from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import STEP_END, STEP_START, TURN_END, TURN_START
 from loopspec.loop import projection
 from loopspec.loop.consumed_work import MessageFate, message_fates
-from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START
 from loopspec.loop.state import LifecycleView
 from loopspec.render.scan import scan
 from loopspec.render.source import FoldLines, read_folded

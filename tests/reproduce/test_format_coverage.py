@@ -16,7 +16,8 @@ import re
 import pytest
 
 from loopspec.data.json_value import thaw
-from loopspec.log.events import SPLICED, InboxSpliced
+from loopspec.log.events import InboxSpliced
+from loopspec.log.kinds import SPLICED, STEP_END, TURN_END
 from loopspec.loop import records as rec
 from loopspec.reproduce import reading
 from loopspec.reproduce import records as r
@@ -130,10 +131,10 @@ def features(recording: r.Recording) -> set[str]:
         chunk = data.get("chunk") if isinstance(data, dict) and event.type == "assistant/chunk" else None
         if isinstance(chunk, dict) and chunk.get("type") == "finish" and isinstance(chunk.get("reason"), dict):
             out.add(f"finish:{chunk['reason'].get('kind')}")  # type: ignore[union-attr]
-        if event.type == rec.TURN_END and isinstance(data, dict) and isinstance(data.get("reason"), dict) and \
+        if event.type == TURN_END and isinstance(data, dict) and isinstance(data.get("reason"), dict) and \
                 data["reason"].get("kind") == rec.ERROR:  # type: ignore[union-attr]
             before = recording.events[event.seq - 1]
-            out.add("a failing model step" if before.type == rec.STEP_END else "an error before any step")
+            out.add("a failing model step" if before.type == STEP_END else "an error before any step")
     return out
 
 

@@ -30,11 +30,13 @@ from __future__ import annotations
 import msgspec
 from msgspec import UNSET, Struct, UnsetType
 
+from loopspec.log.kinds import ASSISTANT_CHUNK
+
 # The input policy for a key repeated in one object (decisions.md G3): the general path refuses
 # such a line (LOG-1), so the fast path takes only lines repeats_no_key proves free of repeats
 # (tests/check/test_check_fast_path.py tests both settings).
 REFUSE_REPEATED_KEYS = True
-CHUNK_PREFIX = b'{"type":"assistant/chunk",'
+CHUNK_PREFIX = b'{"type":"' + ASSISTANT_CHUNK.encode() + b'",'
 DecodeError = msgspec.DecodeError
 ENVELOPE_AND_SCOPE = 7  # type, seq, time, data; data's turn, step, chunk
 
@@ -131,7 +133,7 @@ class ChunkScope(_Shape, frozen=True):
     chunk: TextDelta | BlockStart | BlockEnd | ToolCallDelta | Finish | Usage
 
 
-class Chunk(_Shape, tag_field="type", tag="assistant/chunk", frozen=True):
+class Chunk(_Shape, tag_field="type", tag=ASSISTANT_CHUNK, frozen=True):
     """``{type: "assistant/chunk", seq, time, data: {turn, step, chunk}}`` and nothing else."""
 
     seq: int

@@ -17,7 +17,7 @@ from operator import itemgetter
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.lean_typing import NamedTuple
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN, PendingLists
-from loopspec.log.envelope import MAX_SAFE_INTEGER
+from loopspec.log.envelope import MAX_SAFE_INTEGER, SPLICE_FIELDS
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 else:
     Protocol = object  # the interface below is for the type checker; at run time a plain base
 
-SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})
 
 
 class SpliceEffect(NamedTuple):

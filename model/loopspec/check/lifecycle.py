@@ -12,6 +12,7 @@ from loopspec.check.outcome import REPAIR_ENDS
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, IDLE, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
 from loopspec.log.envelope import MAX_SAFE_INTEGER
+from loopspec.log.kinds import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START
 
 NORMAL_ENDS = frozenset({"completed", "max-tokens"})
 TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})
@@ -43,7 +44,7 @@ def _keys(data: object) -> str:
 
 
 def _why_no_start(st: CheckState) -> str:
-    if st.last_end == "session/end-seed":
+    if st.last_end == END_SEED:
         return ("The last session/end-seed marks a restart, and after a restart nothing runs until a waking send "
                 "(REPAIR-4); no send-shaped insertion came after it.")
     if st.last_end is None:
@@ -54,7 +55,7 @@ def _why_no_start(st: CheckState) -> str:
 
 
 def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    (turn,) = _shape(st, "turn/start", data, TURN_KEYS, ("turn",))
+    (turn,) = _shape(st, TURN_START, data, TURN_KEYS, ("turn",))
     if turn < 0:
         turn = st.last_turn + 1
     if st.turn is not None:
@@ -91,7 +92,7 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
 
 
 def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    (turn,) = _shape(st, "turn/end", data, END_KEYS, ("turn",))
+    (turn,) = _shape(st, TURN_END, data, END_KEYS, ("turn",))
     kind = turn_end_kind(st, data)
     if st.turn is None:
         st.violate("TURN-3", f"turn/end {turn} while no turn is open",
@@ -129,7 +130,7 @@ def _check_end_at_phase(st: CheckState, kind: str) -> None:
                        f"When the step ended the inbox held {st.pending_text()}; a non-empty next-step always leads "
                        "to another boundary whose claim comes next, so the turn cannot end normally here.")
             return
-        where = "turn/start" if first else "step/end"
+        where = TURN_START if first else STEP_END
         st.violate("CLAIM-6", f"turn/end {kind} before the boundary's claim",
                    f"After {where} the inbox held {st.pending_text()}, so the claim records must come next; only an "
                    "abort (or, after a step, a failure) may close the turn before the claim.")
@@ -177,7 +178,7 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
 
 
 def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    turn, step = _shape(st, "step/start", data, STEP_KEYS, NUMBERS)
+    turn, step = _shape(st, STEP_START, data, STEP_KEYS, NUMBERS)
     if st.turn is None:
         st.violate("STEP-1", f"step/start {turn}.{step} while no turn is open",
                    "Steps open only inside an open turn, after its turn/start.")
@@ -220,7 +221,7 @@ def open_step(st: CheckState, step: int) -> None:
 
 
 def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    turn, step = _shape(st, "step/end", data, STEP_KEYS, NUMBERS)
+    turn, step = _shape(st, STEP_END, data, STEP_KEYS, NUMBERS)
     if st.step is None:
         st.violate("STEP-2", f"step/end {turn}.{step} while no step is open",
                    "step/end closes the open step; there is none.")
@@ -255,6 +256,6 @@ def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int
     if st.turn is not None:
         _close_turn(st, "interrupted")
     st.send_since_end = st.chain = st.latch = False  # REPAIR-4: nothing runs until a waking send
-    st.last_end = "session/end-seed"
+    st.last_end = END_SEED
     st.expect_end_seed = False
 

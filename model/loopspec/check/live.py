@@ -36,28 +36,30 @@ import attrs
 
 from loopspec.check.live_nesting import Nesting
 from loopspec.check.live_shape import FORM, LIVE_TYPES, NOTIFYING, live_record_problem
-from loopspec.check.live_wording import (
-    CLAIMED,
-    DISCARDED,
-    INSERTED,
-    differing_fields,
-    form_name,
-    live_ref,
-    message_id,
-    reason_kind,
-)
+from loopspec.check.live_wording import differing_fields, form_name, live_ref, message_id, reason_kind
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, parsed_lines
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.log.envelope import SPLICED
+from loopspec.log.kinds import (
+    AGENT_ERROR,
+    AGENT_STATUS,
+    CLAIMED,
+    DISCARDED,
+    END_SEED,
+    INSERTED,
+    SPLICED,
+    STEP_END,
+    TOOL_RESULT,
+    TURN_END,
+    TURN_START,
+)
 from loopspec.log.repair_closers import is_repair_closer
 
 # NOTIFY-1: the fields an inbox notification may carry, as the form table gives them.
 NOTE_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
     {t: frozenset(LIVE_TYPES[t].required) for t in (INSERTED, DISCARDED, CLAIMED)})
-END_SEED = "session/end-seed"
-CLOSERS = frozenset({"tool/result", "step/end", "turn/end", END_SEED})  # REPAIR-1, REPAIR-2
+CLOSERS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})  # REPAIR-1, REPAIR-2
 
 
 @attrs.frozen
@@ -270,9 +272,9 @@ class LiveChecker:
                 self.queue.extend((DISCARDED, m, None) for m in effect.removed)
                 self.queue.extend((INSERTED, m, None) for m in effect.inserted)
                 self.replacing = bool(effect.removed and effect.inserted)
-        elif etype == "turn/start":
+        elif etype == TURN_START:
             self.errors.clear()
-        elif etype == "turn/end" and reason_kind(obj) == "error" and (turn, steps) not in self.errors:
+        elif etype == TURN_END and reason_kind(obj) == "error" and (turn, steps) not in self.errors:
             self.violate("END-2", f"error turn/end of turn {turn} without agent/error {{turn: {turn}, step: {steps}}}",
                          "Observers learn of a failure before its durable close: the live agent/error names the turn "
                          "and its last opened step (0 if none) and precedes the error turn/end.")
@@ -347,8 +349,8 @@ RECORD_HANDLERS: Mapping[str, Handler] = MappingProxyType({
 """What each record kind sets up; of the calls, only a notification listener's sets anything up."""
 NOTIFICATION_HANDLERS: Mapping[str, Handler] = MappingProxyType({
     INSERTED: LiveChecker.inbox_notification, DISCARDED: LiveChecker.inbox_notification,
-    CLAIMED: LiveChecker.inbox_notification, "agent/status": LiveChecker.status_changed,
-    "agent/error": LiveChecker.agent_error,
+    CLAIMED: LiveChecker.inbox_notification, AGENT_STATUS: LiveChecker.status_changed,
+    AGENT_ERROR: LiveChecker.agent_error,
 })
 """What each live notification is checked for; ``agent/pre-step`` observations are not notifications."""
 

@@ -30,7 +30,8 @@ from types import MappingProxyType
 
 import attrs
 
-from loopspec.check.live_shape import LISTENER_PHASES, NOTIFYING, PRE_STEP_HOOK, TURN_STOPPING_HOOK
+from loopspec.check.live_shape import LISTENER_PHASES, NOTIFYING
+from loopspec.log.kinds import PRE_STEP_HOOK, TURN_STOPPING_HOOK
 
 # The phase that closes each hook's window besides ``threw``.
 _CLOSES: Mapping[str, str] = MappingProxyType({PRE_STEP_HOOK: "decided", TURN_STOPPING_HOOK: "returned"})

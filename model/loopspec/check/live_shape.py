@@ -42,6 +42,15 @@ from loopspec.check.json_shape import (
     open_object,
     user_message,
 )
+from loopspec.log.kinds import (
+    AGENT_ERROR,
+    AGENT_STATUS,
+    CLAIMED,
+    DISCARDED,
+    INSERTED,
+    PRE_STEP_HOOK,
+    TURN_STOPPING_HOOK,
+)
 
 FORM = "LOG-1"
 
@@ -72,11 +81,9 @@ _DECISION = either("a decision ({kind: reject} or {kind: enter, messageIds})",
 _PRE_STEP = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE, "step": POSITIVE})
 _TURN_STOPPING = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE})
 # The listeners a call can be made from (decisions.md E5): the hooks whose windows the stream records.
-PRE_STEP_HOOK, TURN_STOPPING_HOOK = "agent/pre-step", "agent/turn-stopping"
 LISTENER_HOOKS = (PRE_STEP_HOOK, TURN_STOPPING_HOOK)
 # The notifications whose listeners' calls the stream records, nested in the notification (E5).
-STATUS, CLAIMED = "agent/status", "agent/inbox/claimed"
-NOTIFYING = (STATUS, CLAIMED)
+NOTIFYING = (AGENT_STATUS, CLAIMED)
 _WITHIN = MappingProxyType({"within": one_of(*LISTENER_HOOKS, *NOTIFYING)})
 
 
@@ -89,12 +96,12 @@ def _inbox(rule: str, extra: Mapping[str, Shape] = MappingProxyType({})) -> Fiel
 
 # One entry per `live` type; `agent/pre-step` is split by phase (each phase has its own fields).
 LIVE_TYPES: Mapping[str, Fields] = MappingProxyType({
-    "agent/inbox/inserted": _inbox("NOTIFY-2"),
-    "agent/inbox/discarded": _inbox("NOTIFY-2"),
-    "agent/inbox/claimed": _inbox("CLAIM-4", {"turn": POSITIVE}),
-    "agent/status": Fields(MappingProxyType({**_LIVE, "status": one_of("idle", "running")}),
+    INSERTED: _inbox("NOTIFY-2"),
+    DISCARDED: _inbox("NOTIFY-2"),
+    CLAIMED: _inbox("CLAIM-4", {"turn": POSITIVE}),
+    AGENT_STATUS: Fields(MappingProxyType({**_LIVE, "status": one_of("idle", "running")}),
                            rules=MappingProxyType({"status": "STATUS-1"})),
-    "agent/error": Fields(MappingProxyType({**_LIVE, "turn": POSITIVE, "step": NON_NEGATIVE,
+    AGENT_ERROR: Fields(MappingProxyType({**_LIVE, "turn": POSITIVE, "step": NON_NEGATIVE,
                                             "error": either("the error's text or {message, code}", STRING, _FAILURE)})),
 })
 PRE_STEP_PHASES: Mapping[str, Fields] = MappingProxyType({

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from loopspec.check.verdict import EventRef
-
-INSERTED, DISCARDED, CLAIMED = "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed"
+from loopspec.log.kinds import AGENT_ERROR, AGENT_STATUS, CLAIMED, DISCARDED, INSERTED
+from loopspec.log.wire import end_kind, record_data
 
 
 def live_ref(rec: object, line: int) -> EventRef:
@@ -16,8 +16,8 @@ def live_ref(rec: object, line: int) -> EventRef:
         return EventRef(line, seq if isinstance(seq, int) else None, f"durable {rtype}", "")
     message = rec.get("message")
     mid = message.get("id") if isinstance(message, dict) else None
-    detail = {CLAIMED: f"{mid} turn {rec.get('turn')}", "agent/status": str(rec.get("status")),
-              "agent/error": f"turn {rec.get('turn')} step {rec.get('step')}"}.get(str(rtype), str(mid or ""))
+    detail = {CLAIMED: f"{mid} turn {rec.get('turn')}", AGENT_STATUS: str(rec.get("status")),
+              AGENT_ERROR: f"turn {rec.get('turn')} step {rec.get('step')}"}.get(str(rtype), str(mid or ""))
     return EventRef(line, None, str(rtype or kind), detail if rtype != INSERTED and rtype != DISCARDED else str(mid))
 
 
@@ -45,6 +45,5 @@ def message_id(message: object) -> str:
 
 
 def reason_kind(obj: object) -> object:
-    data = obj.get("data") if isinstance(obj, dict) else None
-    reason = data.get("reason") if isinstance(data, dict) else None
-    return reason.get("kind") if isinstance(reason, dict) else None
+    """A parsed ``turn/end``'s reason kind, as written."""
+    return end_kind(record_data(obj))

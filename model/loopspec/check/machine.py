@@ -17,29 +17,46 @@ from loopspec.check.inbox_track import InboxTracker, LeanInbox
 from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.log.envelope import ENVELOPE_KEYS, MAX_SAFE_INTEGER, SPLICED, is_safe_integer, is_surface_op
+from loopspec.log.envelope import ENVELOPE_KEYS, MAX_SAFE_INTEGER, is_safe_integer, is_surface_op
+from loopspec.log.kinds import (
+    ASSISTANT_ATTEMPT,
+    ASSISTANT_CHUNK,
+    ASSISTANT_MESSAGE,
+    END_SEED,
+    REQUEST_CONTEXT,
+    REQUEST_HEADER,
+    SPLICED,
+    STEP_END,
+    STEP_START,
+    SURFACE,
+    SYSTEM_MESSAGE,
+    TOOL_CALL,
+    TOOL_RESULT,
+    TURN_END,
+    TURN_START,
+    USER_MESSAGE,
+)
 
-END_SEED = "session/end-seed"
 Handler = Callable[[CheckState, dict[str, object], object, int], None]
 HANDLERS: dict[str, Handler] = {
     SPLICED: splices.on_splice,
-    "turn/start": lifecycle.on_turn_start,
-    "turn/end": lifecycle.on_turn_end,
-    "step/start": lifecycle.on_step_start,
-    "step/end": lifecycle.on_step_end,
+    TURN_START: lifecycle.on_turn_start,
+    TURN_END: lifecycle.on_turn_end,
+    STEP_START: lifecycle.on_step_start,
+    STEP_END: lifecycle.on_step_end,
     END_SEED: lifecycle.on_end_seed,
-    "user/message": step_body.on_user_message,
-    "system/message": step_body.on_system_message,
-    "request/header": step_body.on_request,
-    "request/context": step_body.on_request,
-    "assistant/chunk": step_body.on_assistant,
-    "assistant/attempt": step_body.on_assistant,
-    "assistant/message": step_body.on_assistant,
-    "tool/call": step_body.on_tool_call,
-    "tool/result": step_body.on_tool_result,
+    USER_MESSAGE: step_body.on_user_message,
+    SYSTEM_MESSAGE: step_body.on_system_message,
+    REQUEST_HEADER: step_body.on_request,
+    REQUEST_CONTEXT: step_body.on_request,
+    ASSISTANT_CHUNK: step_body.on_assistant,
+    ASSISTANT_ATTEMPT: step_body.on_assistant,
+    ASSISTANT_MESSAGE: step_body.on_assistant,
+    TOOL_CALL: step_body.on_tool_call,
+    TOOL_RESULT: step_body.on_tool_result,
 }
 # Streamed model output: too frequent and too local to be worth showing as a violation's set-up.
-NOT_CONTEXT = frozenset({"assistant/chunk", "assistant/attempt", "request/header", "request/context"})
+NOT_CONTEXT = frozenset({ASSISTANT_CHUNK, ASSISTANT_ATTEMPT, REQUEST_HEADER, REQUEST_CONTEXT})
 _INT_ONLY = {int}
 LOG_1_WHY = (
     "Each line of a session log is one JSON object with a string type, safe-integer seq and time, a data value, "
@@ -50,7 +67,6 @@ LOG_1_WHY = (
 
 # LOG-9: the session puts surfaceOp and sourceEventSeqs only on conversation-surface events, and
 # ignorable only on informational plugin records, never on the records of the loop's own types.
-SURFACE_TYPES = frozenset({"user/message", "assistant/message", "tool/result", "system/message"})
 LOG_9_WHY = (
     "The session writes surfaceOp and sourceEventSeqs only on conversation-surface events (user/message, "
     "assistant/message, tool/result, system/message) and ignorable only on purely informational plugin records; "
@@ -62,7 +78,7 @@ def envelope_key_problem(etype: str, raw: dict[str, object]) -> str | None:
     """LOG-9 for an event of a type the checker owns (foreign types pass through, LOG-6)."""
     if "ignorable" in raw:
         return f"{etype} carries ignorable"
-    if etype not in SURFACE_TYPES:
+    if etype not in SURFACE:
         extra = [k for k in ("surfaceOp", "sourceEventSeqs") if k in raw]
         if extra:
             return f"{etype} carries {' and '.join(extra)}, which only conversation-surface events carry"

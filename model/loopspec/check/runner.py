@@ -28,6 +28,7 @@ from loopspec.check.reader import (
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
 from loopspec.log.envelope import MAX_SAFE_INTEGER
+from loopspec.log.kinds import ASSISTANT_ATTEMPT, ASSISTANT_CHUNK
 
 TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
     loads, confirm, canonical = lenient_loads, confirmed, write_back
     general = checker.feed_event
     lo, hi = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
+    chunk, attempt = ASSISTANT_CHUNK, ASSISTANT_ATTEMPT  # locals: this loop reads no global
     next_seq, last_time = checker.next_seq, checker.prev_time
     turn, step, hot = checker.turn, checker.step, checker.model_started
     line_no = 0
@@ -94,7 +96,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
             try:  # a missing key is simply not the fast case (try costs nothing when nothing is raised)
                 etype, seq, time, data = obj["type"], obj["seq"], obj["time"], obj["data"]
                 if (
-                    (etype == "assistant/chunk" or etype == "assistant/attempt")
+                    (etype == chunk or etype == attempt)  # noqa: SIM109 (two compares, no tuple built)
                     and seq == next_seq
                     and type(seq) is int
                     and type(time) is int

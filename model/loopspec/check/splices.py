@@ -13,6 +13,7 @@ from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, STE
 from loopspec.check.step_calls import after_skipping
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
+from loopspec.log.kinds import TURN_START
 
 _FOLD_WHY = {
     "FOLD-1": "The real projection rethrows such a record as 'invalid persisted inbox splice', and no real "
@@ -74,7 +75,7 @@ def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
         st.nt_send_in_turn = st.quiet_since_step_end = False
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
-        where = "turn/start" if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
+        where = TURN_START if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
         st.violate("CLAIM-6", f"a public edit at seq {seq} before the boundary's claim",
                    f"After {where} the inbox held {st.pending_text()}, so the loop claims synchronously: the claim "
                    "records must be the next inbox records (turn/start, the claim and the pre-step decision run "

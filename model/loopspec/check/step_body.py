@@ -13,14 +13,15 @@ from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import open_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import LOG_10_WHY, after_skipping
+from loopspec.log.kinds import ASSISTANT_MESSAGE, SYSTEM_MESSAGE, TOOL_CALL, TOOL_RESULT
 from loopspec.log.tool_errors import (
     REPAIR_CODES,
-    SYNTHETIC_RESULT,
     TOOL_ERROR_NAMES,
     citation,
     error_fields,
     synthetic_shape,
 )
+from loopspec.log.wire import announced_calls, answered_calls, is_synthetic_result
 
 
 def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
@@ -88,7 +89,7 @@ def on_user_message(st: CheckState, event: dict[str, object], data: object, seq:
 
 
 def on_system_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    if not _names_open_step(st, "system/message", data):
+    if not _names_open_step(st, SYSTEM_MESSAGE, data):
         return
     if st.entered and not st.model_started:  # VARIANT-1: v0.1.5 commits system messages before the entries
         st.violate("VARIANT-1", f"system/message after the user/message(s) of step {st.turn}.{st.step}, before its "
@@ -127,13 +128,8 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
         return
     after_skipping(st, etype)  # CANCEL-5: an aborted step's closing writes nothing else
     _model_side(st, etype)
-    if etype == "assistant/message":
-        message = data.get("message") if isinstance(data, dict) else None
-        content = message.get("content") if isinstance(message, dict) else None
-        calls = tuple(
-            block["id"] for block in (content if isinstance(content, list) else ())
-            if isinstance(block, dict) and block.get("type") == "tool-call" and isinstance(block.get("id"), str)
-        )
+    if etype == ASSISTANT_MESSAGE:
+        calls = announced_calls(data)
         for call in calls:
             if call in st.announced:  # LOG-10: one announcement per call
                 st.violate("LOG-10", f"assistant/message announces call {call!r} again", LOG_10_WHY)
@@ -143,9 +139,9 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
 
 
 def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
-    if not _names_open_step(st, "tool/call", data):
+    if not _names_open_step(st, TOOL_CALL, data):
         return
-    _model_side(st, "tool/call")
+    _model_side(st, TOOL_CALL)
     call = data.get("callId") if isinstance(data, dict) else None
     if not isinstance(call, str):
         st.violate("LOG-10", f"tool/call names no call: callId {call!r}", LOG_10_WHY)
@@ -157,21 +153,6 @@ def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: in
         st.calls.add(call)
 
 
-def _answered(data: object) -> list[str]:
-    """The call ids a tool/result answers: its tool-result blocks, else its source's callId."""
-    message = data.get("message") if isinstance(data, dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    ids = [
-        b["toolCallId"] for b in (content if isinstance(content, list) else ())
-        if isinstance(b, dict) and b.get("type") == "tool-result" and isinstance(b.get("toolCallId"), str)
-    ]
-    if not ids:
-        source = message.get("source") if isinstance(message, dict) else None
-        call = source.get("callId") if isinstance(source, dict) else None
-        ids = [call] if isinstance(call, str) else []
-    return ids
-
-
 def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     surface = event.get("surfaceOp")
     if surface is not None and surface != "append":
@@ -180,13 +161,11 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
             st.violate("LOG-4", "a replacing tool/result while no turn is open",
                        "A tool result, also a replacing one, belongs to an open turn.")
         return
-    if not _names_open_step(st, "tool/result", data, "LOG-4"):
+    if not _names_open_step(st, TOOL_RESULT, data, "LOG-4"):
         return
-    _model_side(st, "tool/result")
-    message = data.get("message") if isinstance(data, dict) else None
-    mid = message.get("id") if isinstance(message, dict) else None
-    synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
-    ids = _answered(data)
+    _model_side(st, TOOL_RESULT)
+    synthetic = is_synthetic_result(data)
+    ids = answered_calls(data)
     if not ids:
         st.violate("LOG-4", "tool/result names no tool call",
                    "A tool result answers a tool call of its step (message.content[].toolCallId or "

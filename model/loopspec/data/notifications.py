@@ -11,6 +11,7 @@ from typing import Literal
 
 import attrs
 
+from loopspec.data import notification_kinds as kinds
 from loopspec.data.json_value import Frozen, thaw
 from loopspec.data.messages import UserMessage
 
@@ -18,7 +19,7 @@ from loopspec.data.messages import UserMessage
 @attrs.frozen
 class Inserted:
     message: UserMessage
-    type = "agent/inbox/inserted"
+    type = kinds.INSERTED
 
     def to_json(self) -> dict[str, object]:
         return {"type": self.type, "message": self.message.to_json()}
@@ -27,7 +28,7 @@ class Inserted:
 @attrs.frozen
 class Discarded:
     message: UserMessage
-    type = "agent/inbox/discarded"
+    type = kinds.DISCARDED
 
     def to_json(self) -> dict[str, object]:
         return {"type": self.type, "message": self.message.to_json()}
@@ -37,7 +38,7 @@ class Discarded:
 class Claimed:
     message: UserMessage
     turn: int
-    type = "agent/inbox/claimed"
+    type = kinds.CLAIMED
 
     def to_json(self) -> dict[str, object]:
         return {"type": self.type, "message": self.message.to_json(), "turn": self.turn}
@@ -51,7 +52,7 @@ class StatusChanged:
     """``agent/status``: emitted only when the derived status actually changes (STATUS-1)."""
 
     status: Status
-    type = "agent/status"
+    type = kinds.AGENT_STATUS
 
     def to_json(self) -> dict[str, object]:
         return {"type": self.type, "status": self.status}
@@ -64,7 +65,7 @@ class AgentError:
     turn: int
     step: int
     error: Frozen
-    type = "agent/error"
+    type = kinds.AGENT_ERROR
 
     def to_json(self) -> dict[str, object]:
         return {"type": self.type, "turn": self.turn, "step": self.step, "error": thaw(self.error)}

@@ -24,6 +24,7 @@ from loopspec.data.notifications import Claimed, Discarded, Inserted, Notificati
 from loopspec.explore.invariants import Problem, Reading
 from loopspec.inbox.operations import locate
 from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import TURN_START
 from loopspec.loop import commands as cmd
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.loop.table import IDLE
@@ -72,7 +73,7 @@ def _turn(before: Agent, tr: AgentTransition, seq: int) -> int | None:
     for e in tr.events:
         if e.seq > seq:
             break
-        if e.type == "turn/start" and isinstance(e.data, JsonObject):
+        if e.type == TURN_START and isinstance(e.data, JsonObject):
             turn = e.data.get("turn")  # type: ignore[assignment]
     return turn
 

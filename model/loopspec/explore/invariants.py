@@ -29,12 +29,12 @@ from loopspec.data.messages import InboxState, UserMessage
 from loopspec.data.notifications import Claimed, Inserted
 from loopspec.inbox.fold import apply as fold_apply
 from loopspec.inbox.fold import replay
-from loopspec.log.events import SPLICED, InboxSpliced
+from loopspec.log.events import InboxSpliced
+from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TOOL_RESULT, TURN_END, TURN_START
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.projection import apply as lifecycle_apply
 from loopspec.loop.projection import project
-from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TOOL_RESULT, TURN_END, TURN_START
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.loop.table import DECIDING, TABLE
 

@@ -50,20 +50,21 @@ from loopspec.explore.judge_compare import (
     STEP_SCOPED,
     TURN_SCOPED,
     announces_raw,
+    answered_call,
     call_numbers,
     call_seqs,
     model_call_seq,
     same_event,
     same_json,
-    tool_result_call,
     traffic_envelope,
 )
 from loopspec.explore.judge_moves import Moves
 from loopspec.explore.judge_scope import scope_limit
 from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import ASSISTANT_MESSAGE, END_SEED, TOOL_RESULT
+from loopspec.log.wire import record_data
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
-from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_RESULT
 from loopspec.loop.state import Agent
 from loopspec.loop.table import STEPPING
 from loopspec.statespace.canon import Renaming, agent_key
@@ -168,7 +169,7 @@ class JudgeSpace:
             previous = self.raws[index - 1] if index > 0 else None
             seqs: tuple[int | None, int | None] = (None, None)
             if event.type == TOOL_RESULT:  # H3: what each log's result cites
-                raw_call = tool_result_call(self.raws[index])
+                raw_call = answered_call(record_data(self.raws[index]))
                 seqs = (model_call_seq(log, event), self.call_seqs[index].get(raw_call) if raw_call else None)
             if not same_event(event, self.raws[index], previous, closer, self.calls[index], aborted, seqs):
                 break

@@ -2,27 +2,51 @@
 
 from __future__ import annotations
 
-from loopspec.data.json_value import JsonObject
-from loopspec.explore.judge_moves import TOOL_TYPES
+from loopspec.data.json_value import JsonObject, thaw
 from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import (
+    ASSISTANT_ATTEMPT,
+    ASSISTANT_CHUNK,
+    ASSISTANT_MESSAGE,
+    END_SEED,
+    REQUEST_CONTEXT,
+    REQUEST_HEADER,
+    SPLICED,
+    STEP_END,
+    STEP_START,
+    SYSTEM_MESSAGE,
+    TOOL_CALL,
+    TOOL_RESULT,
+    TOOL_TRAFFIC,
+    TURN_END,
+    TURN_START,
+    USER_MESSAGE,
+)
 from loopspec.log.tool_errors import (
     REPAIR_CODES,
     SKIPPED_CODE,
-    SYNTHETIC_RESULT,
     TOOL_ERROR_NAMES,
     citation,
     error_fields,
     skipped_shape,
     synthetic_shape,
 )
-from loopspec.loop.records import ASSISTANT_MESSAGE, END_SEED, TOOL_CALL, TOOL_RESULT
+from loopspec.log.wire import (
+    announces,
+    answered_calls,
+    content_blocks,
+    is_synthetic_result,
+    record_data,
+    source_call,
+    tool_call_blocks,
+)
 
-UNSUPPORTED = frozenset({"system/message"})  # v0.1.5's entry placement (VARIANT-1)
+UNSUPPORTED = frozenset({SYSTEM_MESSAGE})  # v0.1.5's entry placement (VARIANT-1)
 # The model call's own traffic, which the model abstracts into its stepping phase (LOG-3 places it).
-STEP_SCOPED = frozenset({"assistant/chunk", "assistant/attempt", "assistant/message"})
-TURN_SCOPED = frozenset({"request/header", "request/context"})
-MODEL_TYPES = frozenset({"agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end",
-                         "user/message", END_SEED}) | TOOL_TYPES
+STEP_SCOPED = frozenset({ASSISTANT_CHUNK, ASSISTANT_ATTEMPT, ASSISTANT_MESSAGE})
+TURN_SCOPED = frozenset({REQUEST_HEADER, REQUEST_CONTEXT})
+MODEL_TYPES = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END,
+                         USER_MESSAGE, END_SEED}) | TOOL_TRAFFIC
 ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
 
 
@@ -36,7 +60,7 @@ def same_event(model: SessionEvent, raw: dict[str, object], previous: dict[str, 
         return False
     if closer and previous is not None and raw.get("time") != previous.get("time"):
         return False  # REPAIR-3
-    if model.type in TOOL_TYPES:
+    if model.type in TOOL_TRAFFIC:
         return (tool_view(model.to_json(), call_seq=call_seqs[0])
                 == tool_view(raw, calls, previous, aborted, call_seqs[1]))
     envelope = model.to_json()
@@ -75,18 +99,14 @@ def tool_view(event: dict[str, object], calls: dict[str, int] | None = None,
     view: list[object] = [kind, _number(data.get("turn")), _number(data.get("step")),
                           *((k in event, event.get(k)) for k in ("surfaceOp", "ignorable"))]
     if kind == ASSISTANT_MESSAGE:
-        content = message.get("content")
-        view.append(tuple(name(b.get("id")) for b in content if isinstance(b, dict) and b.get("type") == "tool-call")
-                    if isinstance(content, list) else None)
+        view.append(tuple(name(b.get("id")) for b in tool_call_blocks(data))
+                    if isinstance(message.get("content"), list) else None)
     elif kind == TOOL_CALL:
         view += [name(data.get("callId")), "sourceEventSeqs" in event]  # LOG-9: never derived
     elif kind == TOOL_RESULT:
         source = message.get("source")
-        content = message.get("content")
-        blocks = tuple(name(b.get("toolCallId")) for b in content if isinstance(b, dict)) if isinstance(
-            content, list) else ()
-        mid = message.get("id")
-        synthetic = isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
+        blocks = tuple(name(b.get("toolCallId")) for b in content_blocks(data))
+        synthetic = is_synthetic_result(data)
         error = error_fields(data)
         shown = (repr(error[0]), repr(error[1])) if error is not None else None  # hashable, any JSON
         view += [name(source.get("callId")) if isinstance(source, dict) else None, blocks, synthetic,
@@ -115,24 +135,20 @@ def _shape_view(event: dict[str, object], source: object, synthetic: bool, error
 
 def model_call_seq(events: tuple[SessionEvent, ...], result: SessionEvent) -> int | None:
     """The seq of the ``tool/call`` a model-written ``tool/result`` answers, in the model's log."""
-    data = result.data.get("message") if isinstance(result.data, JsonObject) else None
-    source = data.get("source") if isinstance(data, JsonObject) else None
-    call = source.get("callId") if isinstance(source, JsonObject) else None
+    call = answered_call(thaw(result.data))
     for event in reversed(events[: result.seq]):
-        if event.type in ("step/start", "turn/start"):
+        if event.type in (STEP_START, TURN_START):
             return None
         if event.type == TOOL_CALL and isinstance(event.data, JsonObject) and event.data.get("callId") == call:
             return event.seq
     return None
 
 
-def tool_result_call(raw: dict[str, object]) -> str | None:
-    """The call a logged ``tool/result`` answers by its message's source (as crash repair reads it)."""
-    data = raw.get("data")
-    message = data.get("message") if isinstance(data, dict) else None
-    source = message.get("source") if isinstance(message, dict) else None
-    call = source.get("callId") if isinstance(source, dict) else None
-    return call if isinstance(call, str) else None
+def answered_call(data: object) -> str | None:
+    """The call a ``tool/result`` answers (:func:`loopspec.log.wire.answered_calls`; a result the
+    session writes answers one); None when it names none."""
+    calls = answered_calls(data)
+    return calls[0] if calls else None
 
 
 def call_seqs(events: list[dict[str, object]]) -> list[dict[str, int]]:
@@ -141,7 +157,7 @@ def call_seqs(events: list[dict[str, object]]) -> list[dict[str, int]]:
     seqs: dict[str, int] = {}
     for event in events:
         kind = event.get("type")
-        if kind in ("step/start", "step/end", "turn/start", "turn/end"):
+        if kind in (STEP_START, STEP_END, TURN_START, TURN_END):
             seqs = {}
         elif kind == TOOL_CALL:
             data = event.get("data")
@@ -180,9 +196,9 @@ def call_numbers(events: list[dict[str, object]]) -> list[dict[str, int]]:
     calls: dict[str, int] = {}
     for event in events:
         kind = event.get("type")
-        if kind in ("step/start", "step/end", "turn/start", "turn/end"):
+        if kind in (STEP_START, STEP_END, TURN_START, TURN_END):
             calls = {}
-        elif kind in TOOL_TYPES:
+        elif kind in TOOL_TRAFFIC:
             for call in _named_calls(event):
                 if isinstance(call, str) and call not in calls:
                     calls[call] = len(calls)
@@ -191,18 +207,12 @@ def call_numbers(events: list[dict[str, object]]) -> list[dict[str, int]]:
 
 
 def _named_calls(event: dict[str, object]) -> list[object]:
-    data = event.get("data")
-    data = data if isinstance(data, dict) else {}
+    data = record_data(event)
     if event.get("type") == TOOL_CALL:
         return [data.get("callId")]
-    message = data.get("message")
-    message = message if isinstance(message, dict) else {}
-    content = message.get("content")
-    blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
     if event.get("type") == ASSISTANT_MESSAGE:
-        return [b.get("id") for b in blocks if b.get("type") == "tool-call"]
-    source = message.get("source")
-    return [*(b.get("toolCallId") for b in blocks), source.get("callId") if isinstance(source, dict) else None]
+        return [b.get("id") for b in tool_call_blocks(data)]
+    return [*(b.get("toolCallId") for b in content_blocks(data)), source_call(data)]
 
 
 def _number(value: object) -> object:
@@ -241,8 +251,4 @@ def traffic_envelope(raw: dict[str, object]) -> bool:
 
 def announces_raw(raw: dict[str, object]) -> bool:
     """An ``assistant/message`` with a tool-call block: the model's own tool-call point."""
-    data = raw.get("data")
-    message = data.get("message") if isinstance(data, dict) else None
-    content = message.get("content") if isinstance(message, dict) else None
-    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)
-
+    return announces(record_data(raw))

@@ -36,24 +36,26 @@ from __future__ import annotations
 
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, Messages, UserMessage
-from loopspec.log.tool_errors import SYNTHETIC_RESULT
-from loopspec.loop import commands as cmd
-from loopspec.loop import pre_step as ls
-from loopspec.loop.records import (
+from loopspec.log.kinds import (
     ASSISTANT_MESSAGE,
     END_SEED,
+    SPLICED,
     STEP_END,
     STEP_START,
     TOOL_CALL,
     TOOL_RESULT,
     TURN_END,
+    TURN_START,
     USER_MESSAGE,
 )
+from loopspec.log.repair_closers import is_repair_closer
+from loopspec.log.step_summary import text_answers
+from loopspec.log.wire import announces, end_reason, record_data
+from loopspec.loop import commands as cmd
+from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
 from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 
-TOOL_TYPES = frozenset({ASSISTANT_MESSAGE, TOOL_CALL, TOOL_RESULT})
-SPLICED = "agent/inbox/spliced"
 CLOSERS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})
 
 
@@ -66,13 +68,11 @@ class Moves:
         reason: dict[str, object] | None = None
         for event in reversed(events):
             if event.get("type") == TURN_END:
-                data = event.get("data")
-                found = data.get("reason") if isinstance(data, dict) else None
-                reason = found if isinstance(found, dict) else {}
+                reason = end_reason(record_data(event)) or {}
             self.ends.append(reason)
         self.ends.reverse()
         self.ends.append(None)
-        self.text_answer = _text_answers(events)
+        self.text_answer = text_answers(events)  # RESULT-6, as the checker reads a closed step
 
     def candidates(self, agent: Agent, pos: int) -> list[cmd.Command]:
         if pos >= len(self.events):
@@ -84,7 +84,7 @@ class Moves:
         out: list[cmd.Command] = self._cancels(agent, pos)
         if kind == SPLICED:
             out += self._edits(agent, data, pos)
-        if kind in CLOSERS and _may_close(kind, data):
+        if kind in CLOSERS and _may_close(kind, event):
             out.append(cmd.Restart())
         phase, run = agent.phase, agent.running
         if phase == DECIDING and run is not None:
@@ -151,7 +151,7 @@ class Moves:
         run = agent.running
         if run is None:
             follows = self.events[pos + 1].get("type") if pos + 1 < len(self.events) else None
-            return [cmd.Send(messages[0], target, True)] if follows == "turn/start" else [splice]
+            return [cmd.Send(messages[0], target, True)] if follows == TURN_START else [splice]
         if run.aborted is not None and target is InboxTarget.NEXT_TURN:
             return [splice, cmd.Send(messages[0], target, True)]
         return [splice]
@@ -191,68 +191,13 @@ class Moves:
         return tuple(out)
 
 
-def announces(data: dict[str, object]) -> bool:
-    message = data.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool-call" for b in content)
-
-
-def _text_answers(events: list[dict[str, object]]) -> list[bool]:
-    """For each point, whether the step it is in shows a text answer up to its ``step/end``.
-
-    As the checker reads a closed step (RESULT-6): its last ``assistant/message`` announces no
-    tool call, and every call a ``tool/call`` started is answered.
-    """
-    out = [False] * len(events)
-    begin = 0
-    for index, event in enumerate(events):
-        kind = event.get("type")
-        if kind == STEP_START:
-            begin = index
-        elif kind == STEP_END:
-            answer: bool | None = None
-            started: set[str] = set()
-            for inner in events[begin:index]:
-                data = inner.get("data")
-                data = data if isinstance(data, dict) else {}
-                if inner.get("type") == ASSISTANT_MESSAGE:
-                    answer = not announces(data)
-                elif inner.get("type") == TOOL_CALL:
-                    started.add(str(data.get("callId")))
-                elif inner.get("type") == TOOL_RESULT:
-                    started.difference_update(results(data))
-            if answer and not started:
-                out[begin:index + 1] = [True] * (index + 1 - begin)
-    return out
-
-
-def results(data: dict[str, object]) -> list[str]:
-    """The call ids a ``tool/result`` answers: its tool-result blocks, else its source's callId."""
-    message = data.get("message")
-    message = message if isinstance(message, dict) else {}
-    content = message.get("content")
-    blocks = [b for b in content if isinstance(b, dict) and b.get("type") == "tool-result"] if isinstance(
-        content, list) else []
-    ids = [b["toolCallId"] for b in blocks if isinstance(b.get("toolCallId"), str)]
-    source = message.get("source")
-    call = source.get("callId") if isinstance(source, dict) else None
-    return ids or ([call] if isinstance(call, str) else [])
-
-
-def _may_close(kind: object, data: dict[str, object]) -> bool:
-    """Whether an event of this type and data can be one of crash repair's closers (or the marker)."""
-    if kind == TURN_END:
-        reason = data.get("reason")
-        return isinstance(reason, dict) and reason.get("kind") == "interrupted"
-    if kind == TOOL_RESULT:
-        message = data.get("message")
-        mid = message.get("id") if isinstance(message, dict) else None
-        return isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
-    return True
+def _may_close(kind: object, event: dict[str, object]) -> bool:
+    """Whether an event can be one of crash repair's closers (or the marker that follows them)."""
+    return kind == END_SEED or is_repair_closer(event)
 
 
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-__all__ = ["TOOL_TYPES", "Moves", "announces", "results"]
+__all__ = ["Moves"]

@@ -7,10 +7,21 @@ from __future__ import annotations
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.messages import EMPTY_INBOX
 from loopspec.explore.judge_compare import MODEL_TYPES, STEP_SCOPED, TURN_SCOPED, UNSUPPORTED
-from loopspec.explore.judge_moves import TOOL_TYPES, announces, results
 from loopspec.inbox.fold import apply as fold_apply
 from loopspec.log.events import InboxSpliced, SessionEvent
-from loopspec.loop.records import ASSISTANT_MESSAGE, TOOL_CALL, TOOL_RESULT
+from loopspec.log.kinds import (
+    ASSISTANT_MESSAGE,
+    SPLICED,
+    STEP_END,
+    STEP_START,
+    TOOL_RESULT,
+    TOOL_TRAFFIC,
+    TURN_END,
+    TURN_START,
+    USER_MESSAGE,
+)
+from loopspec.log.step_summary import summarize
+from loopspec.log.wire import is_claim
 
 
 def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
@@ -54,49 +65,41 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
     previous: object = None
     text = False  # the last closed step of the open turn answered with text
     since_end: list[str] = []  # the splices since that step/end: "claim" or "edit"
-    answer: bool | None = None  # the open step's last assistant/message calls no tool
-    started: set[str] = set()
+    begin = 0  # where the open step's records begin (its step/start)
     for index, event in enumerate(events):
         kind = event.get("type")
         data = event.get("data")
         data = data if isinstance(data, dict) else {}
-        if kind == ASSISTANT_MESSAGE:
-            answer = not announces(data)
         if kind in STEP_SCOPED | TURN_SCOPED:
             model = True
             continue
         if kind not in MODEL_TYPES:
             continue
-        if kind == "step/start":
+        if kind == STEP_START:
             settled = text or (since_end[:1] == ["edit"] and "claim" in since_end)
             in_step, needs = True, data.get("step") == 1 or settled
             entered = model = False
-            answer, started = None, set()
-            after_start = index + 1
-        elif kind == "user/message":
-            if in_step and not model and previous == "agent/inbox/spliced":
+            begin, after_start = index, index + 1
+        elif kind == USER_MESSAGE:
+            if in_step and not model and previous == SPLICED:
                 return after_start
             entered = True
-        elif kind in TOOL_TYPES:
+        elif kind in TOOL_TRAFFIC:
             model = True
-            if kind == TOOL_CALL:
-                started.add(str(data.get("callId")))
-            elif kind == TOOL_RESULT:
-                started.difference_update(results(data))
-        elif kind == "step/end":
+        elif kind == STEP_END:
             if in_step and needs and not entered and not model:
                 cut = after_start
-            in_step, text, since_end = False, bool(answer) and not started, []
-        elif kind == "agent/inbox/spliced":
-            claim = "removedCount" in data and "outcome" not in data and data.get("inserted") == []
+            in_step, text, since_end = False, summarize(events[begin:index]).text_answer, []
+        elif kind == SPLICED:
+            claim = is_claim(data)
             since_end.append("claim" if claim else "edit")
-        elif kind == "turn/end":
+        elif kind == TURN_END:
             reason = data.get("reason")
             if cut is not None and isinstance(reason, dict) and reason.get("kind") in ("aborted", "error",
                                                                                         "interrupted"):
                 return cut
             in_step, cut, text, since_end = False, None, False, []
-        elif kind == "turn/start":
+        elif kind == TURN_START:
             in_step, cut, text, since_end = False, None, False, []
         previous = kind
     if in_step and needs and not entered and not model:
@@ -124,7 +127,7 @@ def _observer_window(events: list[dict[str, object]]) -> int | None:
         if kind not in MODEL_TYPES:
             continue
         edit = False
-        if kind == "agent/inbox/spliced":
+        if kind == SPLICED:
             try:
                 event = SessionEvent.from_json(raw)
                 record = InboxSpliced.from_data(event.data, event.seq)
@@ -134,11 +137,11 @@ def _observer_window(events: list[dict[str, object]]) -> int | None:
                 return None  # the search will say why
             send_shaped = record.removed_count is None and len(record.inserted) == 1 and record.start == length
             edit = not record.is_claim and not send_shaped
-        elif kind == "turn/start":
+        elif kind == TURN_START:
             if public_edit:
                 return index
             pending_at_start = inbox.has_pending
-        elif kind == "turn/end" and previous == "turn/start" and pending_at_start:
+        elif kind == TURN_END and previous == TURN_START and pending_at_start:
             data = raw.get("data")
             reason = data.get("reason") if isinstance(data, dict) else None
             if isinstance(reason, dict) and reason.get("kind") == "aborted":

@@ -16,7 +16,8 @@ from typing import NamedTuple
 from loopspec.data.errors import InvalidEvent  # noqa: F401 (apply's raises: contract names it)
 from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages, UserMessage
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN, PendingLists
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import EventReader
 
 

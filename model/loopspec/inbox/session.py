@@ -16,7 +16,8 @@ from loopspec.data.notifications import Notification
 from loopspec.inbox import operations as inbox
 from loopspec.inbox.normalize import JsNumber
 from loopspec.inbox.operations import InboxOutcome
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.session import SessionLog
 
 

@@ -7,7 +7,6 @@ classes: ``loopspec check`` pays for every module it imports on every run (docs/
 
 from __future__ import annotations
 
-SPLICED = "agent/inbox/spliced"
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "ignorable", "surfaceOp", "sourceEventSeqs"})
 MAX_SAFE_INTEGER = 2**53 - 1
 SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})

@@ -19,7 +19,6 @@ from loopspec.data.messages import InboxTarget, Messages, UserMessage, shown
 from loopspec.log.envelope import ENVELOPE_KEYS as ENVELOPE_KEYS
 from loopspec.log.envelope import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER
 from loopspec.log.envelope import SPLICE_FIELDS as SPLICE_FIELDS
-from loopspec.log.envelope import SPLICED as SPLICED
 from loopspec.log.envelope import is_safe_integer as is_safe_integer
 from loopspec.log.envelope import is_surface_op as is_surface_op
 

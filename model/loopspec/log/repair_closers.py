@@ -6,21 +6,17 @@ loads the log; the live checker needs to tell them from a process's own writes.
 
 from __future__ import annotations
 
-from loopspec.log.tool_errors import SYNTHETIC_RESULT
+from loopspec.log.kinds import STEP_END, TOOL_RESULT, TURN_END
+from loopspec.log.wire import end_kind, is_synthetic_result, record_data
 
 
 def is_repair_closer(event: object) -> bool:
     """Whether a parsed log event is one crash repair writes: a synthetic result, a step/end, an interrupted end."""
     if not isinstance(event, dict):
         return False
-    data = event.get("data")
-    data = data if isinstance(data, dict) else {}
-    kind = event.get("type")
-    if kind == "step/end":
+    kind, data = event.get("type"), record_data(event)
+    if kind == STEP_END:
         return True
-    if kind == "turn/end":
-        reason = data.get("reason")
-        return isinstance(reason, dict) and reason.get("kind") == "interrupted"
-    message = data.get("message")
-    mid = message.get("id") if isinstance(message, dict) else None
-    return kind == "tool/result" and isinstance(mid, str) and mid.startswith(SYNTHETIC_RESULT)
+    if kind == TURN_END:
+        return end_kind(data) == "interrupted"
+    return kind == TOOL_RESULT and is_synthetic_result(data)

@@ -13,6 +13,7 @@ import attrs
 
 from loopspec.data.json_value import Frozen
 from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import USER_MESSAGE
 
 Record = tuple[str, Frozen]
 """A durable record before it is appended: ``(type, data)``; the log assigns seq and time."""
@@ -50,7 +51,7 @@ class SessionLog:
                     len(self.events) + offset,
                     clock,
                     data,
-                    surface_op="append" if etype == "user/message" else surface_op,
+                    surface_op="append" if etype == USER_MESSAGE else surface_op,
                     source_event_seqs=source_event_seqs,
                 )
             )

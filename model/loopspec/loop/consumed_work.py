@@ -17,8 +17,9 @@ import attrs
 from loopspec.data.json_value import JsonObject
 from loopspec.data.messages import MessageId
 from loopspec.inbox.fold import InboxProjector
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
-from loopspec.loop.records import COMPLETED, STEP_START, TURN_END, TURN_START, USER_MESSAGE, reason_kind
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED, STEP_START, TURN_END, TURN_START, USER_MESSAGE
+from loopspec.loop.records import COMPLETED, reason_kind
 
 
 @attrs.frozen

@@ -16,6 +16,7 @@ from loopspec.data.messages import InboxTarget
 from loopspec.data.notifications import AgentError, Status, StatusChanged
 from loopspec.inbox import operations as ops
 from loopspec.inbox.fold import replay
+from loopspec.log.kinds import END_SEED, STEP_START, TOOL_CALL
 from loopspec.log.session import Record
 from loopspec.loop import commands as cmd
 from loopspec.loop import records as rec
@@ -176,9 +177,9 @@ def write_tool_result(work: Work, result: Record, call: str) -> None:
     order (LOG-11), so the step's n-th ``tool/call`` is its n-th call's."""
     starts: list[int] = []
     for event in reversed(work.agent.log.events):
-        if event.type == rec.STEP_START:
+        if event.type == STEP_START:
             break
-        if event.type == rec.TOOL_CALL:
+        if event.type == TOOL_CALL:
             starts.append(event.seq)
     call_seq = starts[len(starts) - rec.call_number(call)]
     work.write(result, surface_op=rec.SURFACE_APPEND, source_event_seqs=(call_seq,))
@@ -249,7 +250,7 @@ def _repair(work: Work, _: str) -> None:
 
 def _end_seed(work: Work, _: str) -> None:
     events = work.agent.log.events
-    if not events or events[-1].type != rec.END_SEED:  # REPAIR-2: never two markers in a row
+    if not events or events[-1].type != END_SEED:  # REPAIR-2: never two markers in a row
         work.write(rec.end_seed())
 
 

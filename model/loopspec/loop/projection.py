@@ -16,7 +16,7 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import JsonObject
 from loopspec.data.messages import shown
 from loopspec.log.events import SessionEvent, is_safe_integer
-from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START
+from loopspec.log.kinds import STEP_END, STEP_START, TURN_END, TURN_START
 from loopspec.loop.state import LifecycleView
 
 

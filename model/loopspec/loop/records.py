@@ -8,18 +8,20 @@ from __future__ import annotations
 
 from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.data.messages import UserMessage
+from loopspec.log.kinds import (
+    ASSISTANT_MESSAGE,
+    END_SEED,
+    STEP_END,
+    STEP_START,
+    TOOL_CALL,
+    TOOL_RESULT,
+    TURN_END,
+    TURN_START,
+    USER_MESSAGE,
+)
 from loopspec.log.session import Record
 from loopspec.log.tool_errors import ABORTED_CODE, RESULT_TEXTS, SKIPPED_CODE, tool_error
 
-TURN_START = "turn/start"
-TURN_END = "turn/end"
-STEP_START = "step/start"
-STEP_END = "step/end"
-USER_MESSAGE = "user/message"
-END_SEED = "session/end-seed"
-ASSISTANT_MESSAGE = "assistant/message"
-TOOL_CALL = "tool/call"
-TOOL_RESULT = "tool/result"
 SURFACE_APPEND = "append"  # the envelope's surfaceOp of conversation-surface events (LOG-1)
 TOOL_NAME = "tool"
 

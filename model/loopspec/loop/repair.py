@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loopspec.data.json_value import Frozen, JsonObject, freeze
+from loopspec.data.json_value import Frozen, JsonObject, freeze, thaw
 from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import ASSISTANT_MESSAGE, STEP_END, STEP_START, TOOL_CALL, TOOL_RESULT, TURN_END, TURN_START
 from loopspec.log.tool_errors import RESULT_TEXTS, tool_error
-from loopspec.loop.records import INTERRUPTED, STEP_END, STEP_START, TURN_END, TURN_START, reason
+from loopspec.log.wire import announced_calls, answered_calls
+from loopspec.loop.records import INTERRUPTED, reason
 
 
 def _get(data: Frozen, key: str) -> Frozen:
@@ -23,19 +25,13 @@ def _get(data: Frozen, key: str) -> Frozen:
 
 def _announced_calls(event: SessionEvent) -> list[str]:
     """Tool-call ids an ``assistant/message`` announces in its content blocks."""
-    content = _get(_get(event.data, "message"), "content")
-    calls: list[str] = []
-    if isinstance(content, tuple):
-        for block in content:
-            call_id = _get(block, "id")
-            if _get(block, "type") == "tool-call" and isinstance(call_id, str):
-                calls.append(call_id)
-    return calls
+    return list(announced_calls(thaw(event.data)))
 
 
 def _answered_call(event: SessionEvent) -> str | None:
-    source_call = _get(_get(_get(event.data, "message"), "source"), "callId")
-    return source_call if isinstance(source_call, str) else None
+    """The call a ``tool/result`` answers (log.wire's one meaning; a model-written result answers one)."""
+    answered = answered_calls(thaw(event.data))
+    return answered[0] if answered else None
 
 
 def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEvent, ...]:
@@ -53,9 +49,9 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
     post: len(__return__) == 0 or __return__[-1].data.get("turn") == _get([e for e in events if e.type == TURN_START][-1].data, "turn")
     post: all(c.time == events[-1].time for c in __return__)
     post: [c.seq for c in __return__] == list(range(len(events), len(events) + len(__return__)))
-    post: all(c.type == "tool/result" or (c.type == STEP_END and i == len(__return__) - 2) for i, c in enumerate(__return__[:-1]))
-    post: all(any(_answered_call(c) in _announced_calls(e) + [_get(e.data, "callId")] for e in events if e.type in ("assistant/message", "tool/call")) for c in __return__[:-1] if c.type == "tool/result")
-    post: len({_answered_call(c) for c in __return__ if c.type == "tool/result"}) == sum(c.type == "tool/result" for c in __return__)
+    post: all(c.type == TOOL_RESULT or (c.type == STEP_END and i == len(__return__) - 2) for i, c in enumerate(__return__[:-1]))
+    post: all(any(_answered_call(c) in _announced_calls(e) + [_get(e.data, "callId")] for e in events if e.type in (ASSISTANT_MESSAGE, TOOL_CALL)) for c in __return__[:-1] if c.type == TOOL_RESULT)
+    post: len({_answered_call(c) for c in __return__ if c.type == TOOL_RESULT}) == sum(c.type == TOOL_RESULT for c in __return__)
     post: all(c.type != STEP_END for c in __return__) or [e.type for e in events if e.type in (STEP_START, STEP_END, TURN_START)][-1] == STEP_START
     """  # noqa: E501 (PEP 316 conditions are one line each)
     open_turn: int | None = None
@@ -73,12 +69,13 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
             open_step, pending = _get(event.data, "step"), {}  # type: ignore[assignment]
         elif event.type == STEP_END:
             open_step, pending = None, {}
-        elif event.type == "assistant/message":
+        elif event.type == ASSISTANT_MESSAGE:
             pending.update(dict.fromkeys(_announced_calls(event)))
-        elif event.type == "tool/call" and isinstance(_get(event.data, "callId"), str):
+        elif event.type == TOOL_CALL and isinstance(_get(event.data, "callId"), str):
             pending[str(_get(event.data, "callId"))] = event.seq
-        elif event.type == "tool/result":
-            pending.pop(_answered_call(event) or "", None)
+        elif event.type == TOOL_RESULT:
+            for call in answered_calls(thaw(event.data)):
+                pending.pop(call, None)
     if open_turn is None:
         return ()
     seq, time = len(events), events[-1].time
@@ -101,7 +98,7 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
         data = freeze({"turn": open_turn, "step": open_step, "message": message, "error": tool_error(code)})
         # The real closer cites the call's tool/call only when it read one (interruptedTurnClosers).
         cites = None if call_seq is None else (call_seq,)
-        closers.append(SessionEvent("tool/result", seq, time, data, surface_op="append", source_event_seqs=cites))
+        closers.append(SessionEvent(TOOL_RESULT, seq, time, data, surface_op="append", source_event_seqs=cites))
         seq += 1
     if open_step is not None:
         closers.append(SessionEvent(STEP_END, seq, time, freeze({"turn": open_turn, "step": open_step})))

@@ -17,7 +17,8 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import Messages
 from loopspec.data.notifications import Notification
 from loopspec.inbox.operations import InboxOutcome
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.log.session import Record
 from loopspec.loop import commands as cmd
 from loopspec.loop.pre_step import PreStepDecision

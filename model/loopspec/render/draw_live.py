@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from loopspec.log.kinds import AGENT_ERROR, AGENT_STATUS, CLAIMED, DISCARDED, INSERTED, PRE_STEP_HOOK
 from loopspec.render.draw_lifecycle import fits
 from loopspec.render.frame import ROW, Frame
 from loopspec.render.layout import Column, x_before
@@ -12,12 +13,12 @@ from loopspec.render.svg_text import clipped, element, label, mark
 from loopspec.render.timeline import Highlight, Notice, violation_tip
 
 SYMBOL: Mapping[str, tuple[str, str]] = MappingProxyType({
-    "agent/inbox/inserted": ("+", "n-inserted"),
-    "agent/inbox/discarded": ("−", "n-discarded"),
-    "agent/inbox/claimed": ("▲", "n-claimed"),
-    "agent/status": ("●", "n-status"),
-    "agent/error": ("!", "n-error"),
-    "agent/pre-step": ("◆", "n-prestep"),
+    INSERTED: ("+", "n-inserted"),
+    DISCARDED: ("−", "n-discarded"),
+    CLAIMED: ("▲", "n-claimed"),
+    AGENT_STATUS: ("●", "n-status"),
+    AGENT_ERROR: ("!", "n-error"),
+    PRE_STEP_HOOK: ("◆", "n-prestep"),
     "note": ("✎", "n-note"),
 })
 

@@ -9,8 +9,7 @@ import json
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from loopspec.log.events import SPLICED
-from loopspec.loop.records import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
+from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.render.timeline import Category, SpliceKind
 
 CATEGORY_OF_TYPE: Mapping[str, Category] = MappingProxyType({

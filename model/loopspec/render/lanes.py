@@ -5,7 +5,7 @@ Pure functions of a :class:`~loopspec.render.scan.Scan` and the window's bounds.
 
 from __future__ import annotations
 
-from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START
+from loopspec.log.kinds import STEP_END, STEP_START, TURN_END, TURN_START
 from loopspec.render.scan import Entry, Scan
 from loopspec.render.timeline import Band, Bar, Outside
 

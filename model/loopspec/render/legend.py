@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from loopspec.log.kinds import USER_MESSAGE
 from loopspec.render.svg_text import element, label
 
 Sample = Callable[[float, float], str]
@@ -77,7 +78,7 @@ ROWS: tuple[tuple[str, tuple[Item, ...]], ...] = (
         (_diamond("dec-reject"), "reject", "dec-reject"), (_diamond("dec-threw"), "listener threw", "dec-threw"),
         (_rect("ev cat-inbox", 10), "inbox splice", "cat-inbox"),
         (_rect("ev cat-lifecycle", 10), "turn/step", "cat-lifecycle"),
-        (_rect("ev cat-entry", 10), "user/message", "cat-entry"),
+        (_rect("ev cat-entry", 10), USER_MESSAGE, "cat-entry"),
         (_rect("ev cat-model", 10), "model (runs: ×n)", "cat-model"), (_rect("ev cat-tool", 10), "tool", "cat-tool"),
         (_rect("ev cat-restart", 10), "end-seed", "cat-restart"), (_rect("ev cat-other", 10), "other", "cat-other"),
     )),

@@ -17,11 +17,12 @@ from types import MappingProxyType
 
 import attrs
 
+from loopspec.log.kinds import AGENT_ERROR, AGENT_STATUS, CLAIMED, DISCARDED, INSERTED, PRE_STEP_HOOK
 from loopspec.render.labels import value_json
 from loopspec.render.source import open_source
 from loopspec.render.timeline import Decision, Notice
 
-PRE_STEP = "agent/pre-step"
+PRE_STEP = PRE_STEP_HOOK
 
 
 @attrs.frozen
@@ -55,11 +56,11 @@ def _ids(value: object) -> tuple[str, ...]:
 
 Record = dict[str, object]
 LABELS: Mapping[str, Callable[[Record], str]] = MappingProxyType({
-    "agent/inbox/inserted": lambda r: f"inserted {_id(r)}",
-    "agent/inbox/discarded": lambda r: f"discarded {_id(r)}",
-    "agent/inbox/claimed": lambda r: f"claimed {_id(r)} by turn {r.get('turn')}",
-    "agent/status": lambda r: f"status {r.get('status')}",
-    "agent/error": lambda r: f"error {r.get('turn')}.{r.get('step')}: {r.get('error')}",
+    INSERTED: lambda r: f"inserted {_id(r)}",
+    DISCARDED: lambda r: f"discarded {_id(r)}",
+    CLAIMED: lambda r: f"claimed {_id(r)} by turn {r.get('turn')}",
+    AGENT_STATUS: lambda r: f"status {r.get('status')}",
+    AGENT_ERROR: lambda r: f"error {r.get('turn')}.{r.get('step')}: {r.get('error')}",
     PRE_STEP: lambda r: _pre_step(r),
 })
 

@@ -15,7 +15,7 @@ import attrs
 
 from loopspec.check.describe import summarize
 from loopspec.data.errors import InvalidEvent
-from loopspec.log.events import SPLICED
+from loopspec.log.kinds import SPLICED
 from loopspec.render.labels import category, event_json, message_ids, splice_kind
 from loopspec.render.source import open_source, parse
 from loopspec.render.timeline import EventMark, SpliceMark

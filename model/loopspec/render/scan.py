@@ -18,10 +18,10 @@ import attrs
 
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import freeze
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.loop import projection
 from loopspec.loop.consumed_work import MessageFate
-from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.loop.state import LifecycleView
 from loopspec.render.fates import FateFold
 from loopspec.render.labels import reason_label

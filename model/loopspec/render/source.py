@@ -24,9 +24,9 @@ from typing import BinaryIO
 from loopspec.check.reader import fast_loads, open_log, strict_loads
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import MAX_DEPTH, Frozen, JsonObject, freeze
-from loopspec.log.events import SPLICED, SessionEvent, check_envelope
+from loopspec.log.events import SessionEvent, check_envelope
 from loopspec.log.json_fault import why_not_json
-from loopspec.loop.records import STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
+from loopspec.log.kinds import SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 
 FOLDED = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE})
 """The event types the folds read (FOLD-4: the inbox fold ignores every other type)."""

@@ -28,13 +28,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loopspec.data.json_value import Frozen, JsonObject
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED, STEP_END, STEP_START, TURN_END, TURN_START
+from loopspec.log.step_summary import summarize
 from loopspec.loop import commands as cmd
 from loopspec.loop import records as rec
 from loopspec.loop.state import RunningTurn
 
 NORMAL_FINISHES = {"stop": "stop", "max-tokens": "max-tokens", "tool-calls": "tool-calls"}
-_LIFECYCLE = frozenset({rec.TURN_START, rec.TURN_END, rec.STEP_START})
+_LIFECYCLE = frozenset({TURN_START, TURN_END, STEP_START})
 
 
 class CannotTell(Exception):
@@ -45,17 +47,9 @@ def _get(data: Frozen, key: str) -> Frozen:
     return data.get(key) if isinstance(data, JsonObject) else None
 
 
-def _finish(event: SessionEvent) -> str | None:
-    chunk = _get(event.data, "chunk")
-    if event.type != "assistant/chunk" or _get(chunk, "type") != "finish":
-        return None
-    kind = _get(_get(chunk, "reason"), "kind")
-    return kind if isinstance(kind, str) else "?"
-
-
 def _after_step_end(events: Sequence[SessionEvent], turn: int, step: int) -> SessionEvent | None:
     """The first lifecycle event (or claim) after the ``step/end`` of ``turn.step``, if the log has it."""
-    ends = [e.seq for e in events if e.type == rec.STEP_END and (_get(e.data, "turn"), _get(e.data, "step")) ==
+    ends = [e.seq for e in events if e.type == STEP_END and (_get(e.data, "turn"), _get(e.data, "step")) ==
             (turn, step)]
     for event in events[ends[0] + 1:] if ends else ():
         if event.type in _LIFECYCLE or (event.type == SPLICED and InboxSpliced.from_data(event.data).is_claim):
@@ -65,7 +59,7 @@ def _after_step_end(events: Sequence[SessionEvent], turn: int, step: int) -> Ses
 
 def error_end(event: SessionEvent | None) -> tuple[str, str] | None:
     """``(message, code)`` when ``event`` is a ``turn/end`` with reason ``error``."""
-    if event is None or event.type != rec.TURN_END:
+    if event is None or event.type != TURN_END:
         return None
     reason = _get(event.data, "reason")
     if rec.reason_kind(reason) != rec.ERROR:
@@ -79,19 +73,19 @@ def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepRes
     """How the open step ``run.turn``.``run.step`` ended, as the log shows it."""
     if run.aborted is not None:
         return cmd.StepResult("stop")  # CANCEL-3: the aborted row fires whatever the step returned
-    inside = [e for e in events if (_get(e.data, "turn"), _get(e.data, "step")) == (run.turn, run.step)
-              and e.type not in (rec.STEP_START, rec.STEP_END)]
-    finishes = [f for f in map(_finish, inside) if f is not None]
-    finish = finishes[-1] if finishes else None
+    inside = summarize(e.to_json() for e in events
+                       if (_get(e.data, "turn"), _get(e.data, "step")) == (run.turn, run.step)
+                       and e.type not in (STEP_START, STEP_END))
+    finish = inside.finish
     after = _after_step_end(events, run.turn, run.step)
     failure = error_end(after)
     if failure is not None and finish not in NORMAL_FINISHES:
         return cmd.StepResult("fail", error=failure[0], code=failure[1])
-    if any(e.type == "tool/call" for e in inside) or finish == "tool-calls":
+    if inside.calls_tools or finish == "tool-calls":
         # A concluding tool sets the turn's end, so only a normal end (completed, or max-tokens
         # when sticky, RESULT-1) right after the step shows it; a blocked one is the next
         # boundary's pre-step rejecting (DECIDE-5), which concluded nothing.
-        concluded = after is not None and after.type == rec.TURN_END and (
+        concluded = after is not None and after.type == TURN_END and (
             rec.reason_kind(_get(after.data, "reason")) in (rec.COMPLETED, rec.MAX_TOKENS))
         return cmd.StepResult("tool-calls", conclude=concluded)
     if finish in ("stop", "max-tokens"):

@@ -17,8 +17,22 @@ import attrs
 
 from loopspec.data.json_value import JsonObject
 from loopspec.data.notifications import AgentError, Notification
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
-from loopspec.loop import records as rec
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import (
+    AGENT_ERROR,
+    AGENT_STATUS,
+    CLAIMED,
+    DISCARDED,
+    END_SEED,
+    INSERTED,
+    SPLICED,
+    STEP_END,
+    STEP_START,
+    TOOL_RESULT,
+    TURN_END,
+    TURN_START,
+    USER_MESSAGE,
+)
 from loopspec.reproduce.records import Notice
 
 Output = SessionEvent | Notification
@@ -86,7 +100,7 @@ def notice_json(notice: Notice) -> dict[str, object]:
     out: dict[str, object] = {"type": notice.type}
     if notice.message is not None:
         out["message"] = notice.message.to_json()
-    if notice.type == "agent/error":
+    if notice.type == AGENT_ERROR:
         out.update(turn=notice.turn, step=notice.step, message=error_message(notice.error or ""))
     elif notice.turn is not None:
         out["turn"] = notice.turn
@@ -101,18 +115,18 @@ def output_json(item: Output) -> dict[str, object]:
 
 # The rule each kind of output follows: named in a difference about that output.
 _RULE_OF_TYPE: Mapping[str, str] = MappingProxyType({
-    rec.TURN_START: "TURN-1",
-    rec.TURN_END: "END-1",
-    rec.STEP_START: "STEP-1",
-    rec.STEP_END: "STEP-2",
-    rec.USER_MESSAGE: "DECIDE-8",
-    rec.END_SEED: "REPAIR-2",
-    "tool/result": "REPAIR-1",  # the model writes tool results only as crash repair's closers
-    "agent/inbox/inserted": "NOTIFY-2",
-    "agent/inbox/discarded": "NOTIFY-2",
-    "agent/inbox/claimed": "CLAIM-4",
-    "agent/status": "STATUS-1",
-    "agent/error": "END-2",
+    TURN_START: "TURN-1",
+    TURN_END: "END-1",
+    STEP_START: "STEP-1",
+    STEP_END: "STEP-2",
+    USER_MESSAGE: "DECIDE-8",
+    END_SEED: "REPAIR-2",
+    TOOL_RESULT: "REPAIR-1",  # the model writes tool results only as crash repair's closers
+    INSERTED: "NOTIFY-2",
+    DISCARDED: "NOTIFY-2",
+    CLAIMED: "CLAIM-4",
+    AGENT_STATUS: "STATUS-1",
+    AGENT_ERROR: "END-2",
 })
 
 

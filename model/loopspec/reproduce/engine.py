@@ -26,14 +26,23 @@ from typing import NoReturn
 
 import attrs
 
-from loopspec.check.live_shape import TURN_STOPPING_HOOK
 from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import Thawed, thaw
 from loopspec.data.messages import Messages, UserMessage
-from loopspec.log.events import SPLICED, SessionEvent
+from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import (
+    END_SEED,
+    INSERTED,
+    SPLICED,
+    STEP_END,
+    STEP_START,
+    TURN_END,
+    TURN_START,
+    TURN_STOPPING_HOOK,
+    USER_MESSAGE,
+)
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
-from loopspec.loop import records as rec
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.loop.table import DECIDING, RUNNING, STEPPING, STOPPING
 from loopspec.reproduce import answers
@@ -54,8 +63,8 @@ from loopspec.reproduce.reading import Unusable
 
 TURN_STOPPING = TURN_STOPPING_HOOK
 
-MODEL_TYPES = frozenset({SPLICED, rec.TURN_START, rec.TURN_END, rec.STEP_START, rec.STEP_END, rec.USER_MESSAGE,
-                         rec.END_SEED})
+MODEL_TYPES = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE,
+                         END_SEED})
 """The durable types the model writes; every other type passes through from the recording (LOG-6)."""
 
 
@@ -123,7 +132,7 @@ class Engine:
         assert isinstance(begin, r.OpBegin)
         assert isinstance(end, r.OpEnd)
         bodies = {n.message.id.value: n.message for n in self.rec.records[index + 1:end_index]
-                  if isinstance(n, r.Notice) and n.type == "agent/inbox/inserted" and n.message is not None}
+                  if isinstance(n, r.Notice) and n.type == INSERTED and n.message is not None}
         return CALLS[begin.op].build(begin.args, lambda mid: bodies.get(mid) or UserMessage.create(mid)), end
 
     def unusable(self, message: str) -> NoReturn:

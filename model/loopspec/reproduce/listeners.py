@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import attrs
 
-from loopspec.check.live_shape import NOTIFYING, PRE_STEP_HOOK
+from loopspec.check.live_shape import NOTIFYING
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import Messages
+from loopspec.log.kinds import PRE_STEP_HOOK
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
 from loopspec.loop.actions import Cancel, InboxEdit, ListenerActionT, Send

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from loopspec.data.json_value import JsonObject
 from loopspec.data.messages import UserMessage
+from loopspec.log.kinds import STEP_END, TURN_END, USER_MESSAGE
 from loopspec.loop import commands as cmd
-from loopspec.loop import records as rec
 from loopspec.loop.pre_step import Enter, PreStepDecision, Reject, Throw, Veto
 from loopspec.loop.table import DECIDING
 from loopspec.reproduce import records as r
@@ -83,9 +83,9 @@ def _entered_bodies(engine: Engine) -> list[JsonObject]:
     """The bodies of the ``user/message`` events the decided step writes, in the order written."""
     written: list[JsonObject] = []
     for event in engine.rec.events[engine.position:]:
-        if event.type in (rec.STEP_END, rec.TURN_END):
+        if event.type in (STEP_END, TURN_END):
             break  # the step's entry is written before its end
-        if event.type == rec.USER_MESSAGE and isinstance(event.data, JsonObject):
+        if event.type == USER_MESSAGE and isinstance(event.data, JsonObject):
             written.append(event.data)
     return written
 

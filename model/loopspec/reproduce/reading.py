@@ -19,12 +19,21 @@ from pathlib import Path
 from types import MappingProxyType
 
 from loopspec.check.live_nesting import Nesting
-from loopspec.check.live_shape import PRE_STEP_HOOK, TURN_STOPPING_HOOK, live_record_problem
+from loopspec.check.live_shape import live_record_problem
 from loopspec.data.errors import InvalidEvent
 from loopspec.data.json_value import JsonObject, freeze
 from loopspec.data.messages import UserMessage, shown
 from loopspec.log.events import SessionEvent
 from loopspec.log.json_fault import why_not_json
+from loopspec.log.kinds import (
+    AGENT_ERROR,
+    AGENT_STATUS,
+    CLAIMED,
+    DISCARDED,
+    INSERTED,
+    PRE_STEP_HOOK,
+    TURN_STOPPING_HOOK,
+)
 from loopspec.log.reader import read_events
 from loopspec.reproduce import records as r
 from loopspec.reproduce.calls import CALLS, call_name
@@ -188,11 +197,11 @@ def _turn_stopping(f: _Fields) -> r.LiveRecord:
 
 
 _LIVE: Mapping[str, Callable[[_Fields], r.LiveRecord]] = MappingProxyType({
-    "agent/inbox/inserted": _inbox_notice,
-    "agent/inbox/discarded": _inbox_notice,
-    "agent/inbox/claimed": _claimed,
-    "agent/status": _status,
-    "agent/error": _error,
+    INSERTED: _inbox_notice,
+    DISCARDED: _inbox_notice,
+    CLAIMED: _claimed,
+    AGENT_STATUS: _status,
+    AGENT_ERROR: _error,
     PRE_STEP_HOOK: _pre_step,
     TURN_STOPPING_HOOK: _turn_stopping,
 })

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.specdoc.markdown import cell, file_link, rule_link
 from loopspec.specdoc.schema_catalog import Field, SchemaFile
 
@@ -13,13 +14,13 @@ if TYPE_CHECKING:
 
 # Durable events in the order a turn writes them; any other type follows alphabetically.
 EVENT_ORDER = (
-    "agent/inbox/spliced",
-    "turn/start",
-    "step/start",
-    "user/message",
-    "step/end",
-    "turn/end",
-    "session/end-seed",
+    SPLICED,
+    TURN_START,
+    STEP_START,
+    USER_MESSAGE,
+    STEP_END,
+    TURN_END,
+    END_SEED,
 )
 
 

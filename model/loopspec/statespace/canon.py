@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from loopspec.data.messages import Messages, UserMessage
-from loopspec.loop.records import END_SEED
+from loopspec.log.kinds import END_SEED
 from loopspec.loop.state import Agent
 
 

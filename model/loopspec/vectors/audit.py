@@ -29,11 +29,11 @@ from loopspec.check.live import check_live
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import write_back
 from loopspec.check.verdict import CheckOptions
+from loopspec.log.kinds import END_SEED
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.profiles import Profile
 
 TIME_POLICY = "time-policy"
-END_SEED = "session/end-seed"
 MAX_FINDINGS = 20
 CRASH_NOTE: Json = {"kind": "note", "text": "restart: the process stops here", "crash": True}
 NEW_PROCESS_NOTE: Json = {"kind": "note", "text": "restart: a new process loaded the log"}

@@ -27,13 +27,14 @@ from loopspec.check.json_shape import (
     open_object,
 )
 from loopspec.check.machine import envelope_problem
+from loopspec.log.kinds import AGENT_ERROR, AGENT_STATUS, CLAIMED, DISCARDED, INSERTED
 from loopspec.vectors.case import CASE_FORMAT
 from loopspec.vectors.codec import decode_command
 from loopspec.vectors.json_reading import CodecError, Json
 
 RULE_ID = matching("^[A-Z]+-[0-9]+$")
-NOTIFICATION_TYPES = ("agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed", "agent/status",
-                      "agent/error")
+NOTIFICATION_TYPES = (INSERTED, DISCARDED, CLAIMED, AGENT_STATUS,
+                      AGENT_ERROR)
 
 
 def command(raw: object, where: str) -> str | None:

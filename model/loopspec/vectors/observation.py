@@ -23,6 +23,7 @@ from loopspec.data.messages import Messages
 from loopspec.data.notifications import Notification
 from loopspec.inbox.session import InboxSession
 from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import AGENT_ERROR
 from loopspec.loop.state import Agent
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.reference_model import Model, VectorCommand, apply
@@ -122,7 +123,7 @@ def comparable(observation: object) -> object:
 
 def _by_message(note: object) -> object:
     """END-2: an ``agent/error``'s error compared by its message (an object's ``message``, or a text)."""
-    if not (isinstance(note, dict) and note.get("type") == "agent/error"):
+    if not (isinstance(note, dict) and note.get("type") == AGENT_ERROR):
         return note
     error = note.get("error")
     message = error.get("message") if isinstance(error, dict) else error

@@ -17,7 +17,8 @@ from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox import operations as ops
 from loopspec.inbox.normalize import JsNumber, SpliceCoordinates, normalize
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED
 from loopspec.loop import commands as cmd
 from loopspec.loop import effects as model_effects
 from loopspec.loop.effects import EFFECTS

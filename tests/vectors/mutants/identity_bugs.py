@@ -14,7 +14,8 @@ from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import InboxState, InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox import operations as ops
 from loopspec.inbox.normalize import JsNumber
-from loopspec.log.events import SPLICED, InboxSpliced
+from loopspec.log.events import InboxSpliced
+from loopspec.log.kinds import SPLICED
 from loopspec.loop.effects import EFFECTS
 from loopspec.loop.state import Agent
 from loopspec.loop.work import Work

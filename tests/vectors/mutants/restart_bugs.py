@@ -8,7 +8,8 @@ import attrs
 
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget
 from loopspec.inbox import operations as ops
-from loopspec.log.events import SPLICED, InboxSpliced, SessionEvent
+from loopspec.log.events import InboxSpliced, SessionEvent
+from loopspec.log.kinds import SPLICED, STEP_END, TURN_END, TURN_START
 from loopspec.loop import effects as model_effects
 from loopspec.loop import records as rec
 from loopspec.loop.effects import EFFECTS
@@ -27,13 +28,13 @@ model_abort = EFFECTS["abort"]
 
 def _closers_without_step_end(events_: Sequence[SessionEvent]) -> tuple[SessionEvent, ...]:
     """Bug: repair closes an interrupted turn but leaves its open step unclosed (REPAIR-1)."""
-    kept = [c for c in interrupted_turn_closers(events_) if c.type != rec.STEP_END]
+    kept = [c for c in interrupted_turn_closers(events_) if c.type != STEP_END]
     return tuple(attrs.evolve(c, seq=len(events_) + i) for i, c in enumerate(kept))
 
 
 def _last_turn_only(events_: Iterable[SessionEvent]) -> LifecycleView:
     """The same port's reload reads only the last turn number (it never validates the turns it reloads)."""
-    turns = [e.data.get("turn") for e in events_ if e.type == rec.TURN_START]  # type: ignore[union-attr]
+    turns = [e.data.get("turn") for e in events_ if e.type == TURN_START]  # type: ignore[union-attr]
     return LifecycleView(last_turn=int(turns[-1]) if turns else 0)  # type: ignore[arg-type]
 
 
@@ -45,7 +46,7 @@ def _closers_stamped_now(events_: Sequence[SessionEvent]) -> tuple[SessionEvent,
 def _end_seed_after_repair_only(work: Work, arg: str) -> None:
     """Bug: the end-seed marker is written only when a turn had to be closed (REPAIR-2)."""
     log = work.agent.log.events
-    if log and log[-1].type == rec.TURN_END and rec.reason_kind(log[-1].data.get("reason")) == rec.INTERRUPTED:  # type: ignore[union-attr]
+    if log and log[-1].type == TURN_END and rec.reason_kind(log[-1].data.get("reason")) == rec.INTERRUPTED:  # type: ignore[union-attr]
         model_end_seed(work, arg)
 
 

@@ -9,6 +9,7 @@ unmarked, and nothing leaving the inbox without a record.
 from __future__ import annotations
 
 from loopspec.data.json_value import freeze
+from loopspec.log import kinds
 from loopspec.log.tool_errors import ABORTED_CODE, SKIPPED_CODE, tool_error
 from loopspec.loop import commands as cmd
 from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused
@@ -31,7 +32,7 @@ from loopspec.vectors.rule_cases.common import (
 )
 
 USER_ABORT = {"kind": "aborted", "reason": {"kind": "user"}}
-AM, TC, TR = "assistant/message", "tool/call", "tool/result"
+AM, TC, TR = kinds.ASSISTANT_MESSAGE, kinds.TOOL_CALL, kinds.TOOL_RESULT
 TOOL_CALL, TOOL_RESULT = cmd.StepResult("tool-call"), cmd.StepResult("tool-result")
 SKIPPED = SKIPPED_CODE
 

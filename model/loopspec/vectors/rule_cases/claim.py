@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loopspec.data.messages import InboxTarget
+from loopspec.log.kinds import CLAIMED, SPLICED
 from loopspec.loop import commands as cmd
 from loopspec.vectors.case import CaseSpec, Probe, all_of, event_data, event_types, final, note_types, value
 from loopspec.vectors.command_gen import message
@@ -17,8 +18,6 @@ from loopspec.vectors.json_reading import Json
 from loopspec.vectors.reference_model import Claim
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
-SPLICED = "agent/inbox/spliced"
-CLAIMED = "agent/inbox/claimed"
 A, B, C, D = (message(i) for i in "abcd")
 
 

@@ -3,6 +3,20 @@
 from __future__ import annotations
 
 from loopspec.data.messages import InboxTarget, UserMessage
+from loopspec.log.kinds import (
+    AGENT_ERROR,
+    AGENT_STATUS,
+    CLAIMED,
+    DISCARDED,
+    END_SEED,
+    INSERTED,
+    SPLICED,
+    STEP_END,
+    STEP_START,
+    TURN_END,
+    TURN_START,
+    USER_MESSAGE,
+)
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.vectors.case import CaseSpec, Probe
@@ -10,9 +24,9 @@ from loopspec.vectors.command_gen import message
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 SPL, TS, TE, SS, SE, UM, SEED = (
-    "agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end", "user/message", "session/end-seed")
+    SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE, END_SEED)
 INS, DIS, CLM, STAT, ERR = (
-    "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed", "agent/status", "agent/error")
+    INSERTED, DISCARDED, CLAIMED, AGENT_STATUS, AGENT_ERROR)
 ENTER = cmd.Decide()
 REJECT = cmd.Decide((ls.Veto(ls.Reject()),))
 ENTER_NOTHING = cmd.Decide((ls.Veto(ls.Enter()),))

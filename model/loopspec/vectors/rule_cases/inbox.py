@@ -14,7 +14,6 @@ from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, fin
 from loopspec.vectors.command_gen import message
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
-SPLICED = "agent/inbox/spliced"
 
 
 def m(mid: str) -> UserMessage:

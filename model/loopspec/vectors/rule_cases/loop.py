@@ -7,25 +7,33 @@ probes the rule's hallmark in the model's observations (see :mod:`.case`).
 from __future__ import annotations
 
 from loopspec.data.json_value import freeze
-from loopspec.data.messages import InboxTarget, MessageId, UserMessage
+from loopspec.data.messages import MessageId
+from loopspec.log import kinds
 from loopspec.log.tool_errors import tool_error
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.vectors.case import CaseSpec, all_of, event_data, event_types, final, note_types, refused, value
-from loopspec.vectors.command_gen import message
+from loopspec.vectors.rule_cases.common import (
+    CLM,
+    DIS,
+    ENTER,
+    ERR,
+    INS,
+    NT,
+    SE,
+    SEED,
+    SPL,
+    SS,
+    STAT,
+    STOP,
+    TE,
+    TS,
+    UM,
+    m,
+)
 
-NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
-SPL, TS, TE, SS, SE, UM = "agent/inbox/spliced", "turn/start", "turn/end", "step/start", "step/end", "user/message"
-INS, DIS, CLM, STAT, ERR = (
-    "agent/inbox/inserted", "agent/inbox/discarded", "agent/inbox/claimed", "agent/status", "agent/error")
-ENTER = cmd.Decide()
-STOP = cmd.StepResult("stop")
 TOOL_CALL = cmd.StepResult("tool-call")
-AM, TC, TR = "assistant/message", "tool/call", "tool/result"
-
-
-def m(mid: str) -> UserMessage:
-    return message(mid)
+AM, TC, TR = kinds.ASSISTANT_MESSAGE, kinds.TOOL_CALL, kinds.TOOL_RESULT
 
 
 def _case(path: str, rules: tuple[str, ...], description: str, commands: tuple[cmd.Command, ...],
@@ -160,12 +168,12 @@ CASES: tuple[CaseSpec, ...] = (
           "A crash while a started tool runs: repair answers the call with a synthetic TOOL_OUTCOME_UNKNOWN "
           "result, then closes the step and the turn.",
           (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.Restart()),
-          all_of(event_types(3, TR, SE, TE, "session/end-seed"),
+          all_of(event_types(3, TR, SE, TE, SEED),
                  event_data(3, 0, "error", tool_error("TOOL_OUTCOME_UNKNOWN")), final("phase", "idle"))),
     _case("repair/restart/repair-1-announced-tool-call", ("REPAIR-1", "REPAIR-3"),
           "A crash after the model announced a tool call whose tool never started: repair writes a synthetic "
           "TOOL_NOT_STARTED result with the last event's time.",
           (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-call", started=False), cmd.Restart()),
-          all_of(event_types(3, TR, SE, TE, "session/end-seed"),
+          all_of(event_types(3, TR, SE, TE, SEED),
                  event_data(3, 0, "error", tool_error("TOOL_NOT_STARTED")), final("phase", "idle"))),
 )
