@@ -13,11 +13,9 @@ import gzip
 import io
 import os
 import sys
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from conftest import REAL_TRACES, REPO
 from loopspec.check import reader
@@ -229,12 +227,6 @@ def test_the_live_stream_can_come_from_standard_input(monkeypatch: pytest.Monkey
     assert code == 1
     assert "[LOG-1] <stdin> line" in out
     assert "loopspec-stdin" not in out
-
-
-@given(st.text(alphabet="/.a-", max_size=12))
-def test_paths_are_named_as_pathlib_spells_them(text: str) -> None:
-    """The check path keeps paths as strings (no pathlib import); reports still name them as before."""
-    assert reader.path_text(text) == str(PurePosixPath(text))
 
 
 def test_a_folders_logs_come_in_path_order(tmp_path: Path) -> None:

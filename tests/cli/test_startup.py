@@ -18,18 +18,6 @@ from loopspec.cli import COMMAND_MODULES, build_parser
 
 HEAVY = ("hypothesis", "jsonschema", "loopspec.vectors", "loopspec.specdoc", "concurrent.futures",
          "loopspec.inbox.fold")
-# Loaded only when a check asks for them (docs/performance.md, "Start-up"): attrs (the verdicts are
-# named tuples), the live checker (--live), the manifest (--manifest), the JSON and JUnit reports
-# and the spec (a report that cites a rule), the model's event and message classes (the checker
-# reads the envelope's constants from loopspec.log.envelope), gzip (.gz logs), tempfile (standard
-# input), textwrap (printed help, a violation's explanation) and shutil (argparse asks it for the
-# terminal's width unless cli.HelpFormatter does), and typing (the check path declares its values with
-# loopspec.data.lean_typing), pathlib (paths are strings on the check path: reader.path_text).
-LAZY = ("attr", "attrs", "loopspec.check.live", "loopspec.check.live_shape", "loopspec.check.manifest",
-        "loopspec.check.report", "loopspec.check.tool_info", "loopspec.rules", "loopspec.log.events",
-        "loopspec.log.reader", "loopspec.data.messages", "loopspec.data.json_value", "gzip", "tempfile",
-        "textwrap", "shutil", "typing", "pathlib")
-
 PROBE = """
 import json, sys
 from loopspec.cli import main
@@ -55,14 +43,6 @@ def test_check_of_an_empty_log_imports_nothing_heavy(tmp_path: Path) -> None:
     assert "loopspec.check.runner" in modules  # the probe did run the checker
     assert _heavy(modules) == []
     assert "msgspec" not in modules  # the typed path pays its import only on a large log
-
-
-def test_a_plain_check_of_a_valid_log_imports_only_the_checker(tmp_path: Path) -> None:
-    log = tmp_path / "one.events.jsonl"
-    log.write_text('{"type":"session/start","seq":0,"time":1,"data":{}}\n')
-    code, modules = _loaded("check", str(log))
-    assert code == 0
-    assert _heavy(modules, LAZY) == []
 
 
 def test_the_text_report_offers_every_format_the_reports_render() -> None:

@@ -13,13 +13,12 @@ random logs and mutations and requires identical verdicts.
 from __future__ import annotations
 
 from operator import itemgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.lean_typing import NamedTuple
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN, PendingLists
 from loopspec.log.envelope import MAX_SAFE_INTEGER, SPLICE_FIELDS
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from typing import Protocol
 

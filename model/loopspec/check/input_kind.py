@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 import zlib
+from typing import TYPE_CHECKING
 
 from loopspec.check.reader import holds_an_event, open_log
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from loopspec.check.reader import LogPath
 

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from loopspec.check.reader import LogPath
 

@@ -20,12 +20,14 @@ import os
 import stat
 import zlib
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from loopspec.check.torn_tail import is_object_prefix
+from loopspec.data.json_value import MAX_DEPTH, NestedTooDeeply, freeze
 from loopspec.log.json_fault import why_not_json
 from loopspec.log.stdin import STDIN
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from typing import BinaryIO
 
@@ -52,17 +54,8 @@ def is_log_name(name: str) -> bool:
 
 
 def path_text(path: LogPath) -> str:
-    """``path`` as ``str(pathlib.Path(path))`` spells it on POSIX: repeated slashes and ``.`` parts
-    dropped, a trailing slash too, exactly two leading slashes kept, ``.`` for nothing.
-
-    Reports name files the way the command line's argument was normalized before; this spares
-    every ``loopspec check`` the import of pathlib (docs/performance.md, "Start-up").
-    """
-    text = os.fspath(path)
-    stripped = text.lstrip("/")
-    leading = len(text) - len(stripped)
-    root = "//" if leading == 2 else "/" if leading else ""
-    return root + "/".join(part for part in stripped.split("/") if part not in ("", ".")) or "."
+    """``path`` as reports name it: the command line's argument as :class:`pathlib.Path` spells it."""
+    return str(Path(path))
 
 
 def _stat_problem(path: str, err: OSError) -> str:
@@ -94,7 +87,7 @@ def _walk(folder: str, problems: list[str]) -> list[str]:
                     found.append(path)
             except OSError as err:
                 problems.append(_stat_problem(path, err))
-    return sorted(found, key=lambda path: path.split("/"))  # part by part, as paths compare
+    return sorted(found, key=PurePath)
 
 
 def discover(paths: Iterable[LogPath]) -> tuple[list[str], list[str]]:
@@ -228,8 +221,11 @@ try:  # orjson is optional: a faster parse of the same JSON, never a different v
         # Written back with its newline, the line compares without being sliced (a quarter less
         # work per line than slicing off the newline, docs/performance.md); only a last line that
         # has no newline is written back a second time, without one.
-        if orjson.dumps(value, option=_NEWLINE) == line or (line[-1:] != b"\n" and orjson.dumps(value) == line):
-            return value
+        try:
+            if orjson.dumps(value, option=_NEWLINE) == line or (line[-1:] != b"\n" and orjson.dumps(value) == line):
+                return value
+        except TypeError:  # orjson writes at most 254 levels of nesting: a deeper line is rare
+            return _not_too_deep(strict_loads(line))
         return strict_loads(line)
 
 except ImportError:  # pragma: no cover - exercised in environments without orjson
@@ -237,7 +233,29 @@ except ImportError:  # pragma: no cover - exercised in environments without orjs
     write_back = None
 
     def confirmed(line: bytes, value: object) -> object:
-        return value  # the standard library's parse already refused a repeated key
+        # The standard library's parse already refused a repeated key; a line too short to nest
+        # past the bound (two brackets a level) needs no depth check.
+        return _not_too_deep(value) if len(line) > 2 * MAX_DEPTH else value
+
+
+def _depth_problem(value: object) -> LineProblem | None:
+    """LOG-1 (decisions.md D9) when the line's ``data`` or ``surfaceOp`` nests past the bound every reader holds."""
+    if isinstance(value, dict):
+        for key in ("data", "surfaceOp"):
+            if key in value:
+                try:
+                    freeze(value[key])
+                except RecursionError:  # NestedTooDeeply, or the interpreter's own limit
+                    return LineProblem("LOG-1", f"'{key}' is nested more than {MAX_DEPTH} levels deep")
+    return None
+
+
+def _not_too_deep(value: object) -> object:
+    """``value``; a :class:`RecursionError` when it nests too deep, so the caller asks :func:`parse_slowly` why."""
+    problem = _depth_problem(value)
+    if problem is not None:
+        raise NestedTooDeeply(problem.message)
+    return value
 
 
 def fast_loads(line: bytes) -> object:
@@ -270,7 +288,7 @@ def parse_slowly(line: bytes) -> object:
             raise LineProblem("LOG-5", "a torn tail: the last line is cut off mid-character", torn=True) from None
         raise LineProblem("LOG-1", f"not valid UTF-8 (byte {err.start} of the line)") from None
     try:
-        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=unique_keys)
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, object_pairs_hook=unique_keys)
     except DuplicateKey as err:
         raise LineProblem("LOG-1", f"not a line the session writes: {err}") from None
     except RecursionError:
@@ -279,6 +297,10 @@ def parse_slowly(line: bytes) -> object:
         if last and is_object_prefix(text):
             raise LineProblem("LOG-5", "a torn tail: the last line has no newline and is cut off", torn=True) from None
         raise LineProblem("LOG-1", f"not valid JSON: {why_not_json(err, text)}") from None
+    problem = _depth_problem(value) if len(line) > 2 * MAX_DEPTH else None
+    if problem is not None:
+        raise problem
+    return value
 
 
 def parse_line(line: bytes) -> object:

@@ -9,11 +9,10 @@ docs/performance.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from loopspec.check.verdict import LogResult, Violation
-from loopspec.data.lean_typing import NamedTuple
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from loopspec.check.tool_info import ToolInfo
 

@@ -13,6 +13,7 @@ import os
 import time
 import zlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from loopspec.check.input_kind import is_live_recording, live_stream_problem
 from loopspec.check.machine import LogChecker
@@ -30,7 +31,6 @@ from loopspec.check.verdict import CheckOptions, LogResult, Violation
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 from loopspec.log.kinds import ASSISTANT_ATTEMPT, ASSISTANT_CHUNK
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from typing import BinaryIO
 

@@ -12,9 +12,8 @@ A field named ``count`` or ``index`` would shadow tuple's methods: none may be a
 
 from __future__ import annotations
 
-from loopspec.data.lean_typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from typing import Literal
 

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 # Only what a plain check needs is imported here: the live checker, the manifest, the JSON and
 # JUnit reports and the temporary folder for standard input come when asked for (start-up time,
@@ -26,7 +27,6 @@ from loopspec.check.verdict import CheckOptions, LogResult
 from loopspec.cli.option_types import positive_int
 from loopspec.log.stdin import STDIN, spool
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from typing import TextIO
 

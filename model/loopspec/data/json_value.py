@@ -88,16 +88,20 @@ def _freeze(value: object, budget: int) -> Frozen:
 def thaw(value: Frozen) -> Thawed:
     """Inverse of :func:`freeze`: plain dicts and lists, ready for ``json.dumps``."""
     # The exact types freeze makes are tried first, for the reason given in _freeze: isinstance()
-    # against JsonObject (a Mapping) takes the ABC machinery; it made thaw 1.7x slower.
+    # against JsonObject (a Mapping) takes the ABC machinery; it made thaw 1.7x slower.  Plain
+    # loops, as in _freeze: a comprehension is a frame of its own, and at two frames a level a
+    # value freeze accepts (MAX_DEPTH levels) would exhaust Python's stack on the way back out.
     kind = type(value)
-    if kind is JsonObject:
-        return {k: thaw(v) for k, v in value.items_}  # type: ignore[union-attr]
-    if kind is tuple:
-        return [thaw(v) for v in value]  # type: ignore[union-attr]
     if kind in _SCALARS:
         return value  # type: ignore[return-value]
-    if isinstance(value, JsonObject):
-        return {k: thaw(v) for k, v in value.items_}
-    if isinstance(value, tuple):
-        return [thaw(v) for v in value]
-    return value
+    if kind is JsonObject or (kind is not tuple and isinstance(value, JsonObject)):
+        out: dict[str, Thawed] = {}
+        for k, v in value.items_:  # type: ignore[union-attr]
+            out[k] = thaw(v)
+        return out
+    if kind is tuple or isinstance(value, tuple):
+        items: list[Thawed] = []
+        for v in value:  # type: ignore[union-attr]
+            items.append(thaw(v))
+        return items
+    return value  # type: ignore[return-value]

@@ -10,16 +10,9 @@ Never part of the model's (frozen) state.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Generic, TypeVar
 
-from loopspec.data.lean_typing import Generic
-
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
-if TYPE_CHECKING:
-    from typing import TypeVar
-
-    T = TypeVar("T")
-else:
-    T = "T"
+T = TypeVar("T")
 
 COMPACT_AFTER = 64  # dead head slots tolerated before they are dropped (amortized O(1) per removal)
 

@@ -6,42 +6,37 @@ Every fold of ``agent/inbox/spliced`` records runs through :class:`PendingLists`
 :class:`loopspec.check.inbox_track.LeanInbox` over the parsed JSON objects.  The decoders in front
 of it differ (frozen records or plain dicts); the range check, the duplicate check and the splice
 itself are this module's, once.  The lists are :class:`~loopspec.inbox.lane.Lane`\\ s, so the
-splices the loop writes cost O(removed + inserted), not O(pending).  It is on the checker's path:
-no ``typing`` or ``attrs`` at run time (see :mod:`loopspec.data.lean_typing`).
+splices the loop writes cost O(removed + inserted), not O(pending).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.lean_typing import Generic
 from loopspec.inbox.lane import Lane
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
-if TYPE_CHECKING:
-    from typing import Protocol, TypeVar
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
-    T = TypeVar("T")
-    T_co = TypeVar("T_co", covariant=True)
 
-    class Placement(Protocol[T_co]):
-        """Where a checked splice goes: its list, start, how many it removes, what it inserts.
+class Placement(Protocol[T_co]):
+    """Where a checked splice goes: its list, start, how many it removes, what it inserts.
 
-        Both decoders' records read this way (the checker's ``SpliceEffect``, the model's splice), so
-        :meth:`PendingLists.apply_splice` takes the record itself and the checker needs no adapter.
-        """
+    Both decoders' records read this way (the checker's ``SpliceEffect``, the model's splice), so
+    :meth:`PendingLists.apply_splice` takes the record itself and the checker needs no adapter.
+    """
 
-        @property
-        def target(self) -> str: ...
-        @property
-        def start(self) -> int: ...
-        @property
-        def removed_n(self) -> int: ...
-        @property
-        def inserted(self) -> Sequence[T_co]: ...
-else:
-    T = "T"
+    @property
+    def target(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def removed_n(self) -> int: ...
+    @property
+    def inserted(self) -> Sequence[T_co]: ...
+
 
 NEXT_TURN = "next-turn"
 NEXT_STEP = "next-step"

@@ -8,8 +8,8 @@ this, not the reader's model events (start-up time, docs/performance.md).
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from typing import BinaryIO
 

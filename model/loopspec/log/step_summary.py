@@ -9,6 +9,8 @@ field here rather than a loop of its own.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from loopspec.log.kinds import (
     ASSISTANT_CHUNK,
     ASSISTANT_MESSAGE,
@@ -20,7 +22,6 @@ from loopspec.log.kinds import (
 )
 from loopspec.log.wire import announced_calls, announces, answered_calls, field, record_data
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

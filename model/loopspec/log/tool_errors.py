@@ -11,7 +11,8 @@ nothing (the checker's start-up stays lean).
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not imported from typing: see loopspec.data.lean_typing
+from typing import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from loopspec.data.json_value import Thawed
 
