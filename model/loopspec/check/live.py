@@ -49,17 +49,14 @@ from loopspec.log.kinds import (
     END_SEED,
     INSERTED,
     SPLICED,
-    STEP_END,
-    TOOL_RESULT,
     TURN_END,
     TURN_START,
 )
-from loopspec.log.repair_closers import is_repair_closer
+from loopspec.log.repair_closers import CLOSER_KINDS, is_repair_closer
 
 # NOTIFY-1: the fields an inbox notification may carry, as the form table gives them.
 NOTE_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
     {t: frozenset(LIVE_TYPES[t].required) for t in (INSERTED, DISCARDED, CLAIMED)})
-CLOSERS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})  # REPAIR-1, REPAIR-2
 
 
 @attrs.frozen
@@ -200,7 +197,7 @@ class LiveChecker:
                 self.new_process()
             return True
         if self.dead or self.gap_ok:
-            return otype in CLOSERS
+            return otype in CLOSER_KINDS  # REPAIR-1, REPAIR-2
         return (self.ended or self.seed_gap) and is_repair_closer(obj)
 
     def missing(self, where: str) -> None:

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     LogPath = str | os.PathLike[str]
 
 BOM = b"\xef\xbb\xbf"
+# What opening and reading a log file (plain or gzip-compressed) can raise: a missing or unreadable
+# file, a compressed stream cut short, a corrupt one.
+UNREADABLE = (OSError, EOFError, zlib.error)
 LIVE_SUFFIXES = (".live.jsonl", ".live.jsonl.gz")
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import gc
 import os
 import time
-import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from loopspec.check.input_kind import is_live_recording, live_stream_problem
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import (
+    UNREADABLE,
     LineProblem,
     confirmed,
     holds_an_event,
@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 
     from loopspec.check.reader import LogPath
 
-UNREADABLE = (OSError, EOFError, zlib.error)
 UNPARSED = object()  # the fast parser refused the line: the slow path says why
 NOT_A_LOG = ("not a session log: no line of it is a JSON object, even forgiving a byte order mark, bad UTF-8 or "
              "NaN (a session log holds one event object per line)")

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-import zlib
 from pathlib import Path
 
+from loopspec.check.reader import UNREADABLE
 from loopspec.cli.option_types import whole_number
 from loopspec.render.build import build
 from loopspec.render.inputs import input_problem
 from loopspec.render.page import render_page
 from loopspec.render.svg import render_svg
 from loopspec.render.window import DEFAULT_TURNS, WindowSpec
-
-UNREADABLE = (OSError, EOFError, zlib.error)
 
 
 def _window(args: argparse.Namespace) -> WindowSpec | str:

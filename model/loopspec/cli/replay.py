@@ -12,16 +12,13 @@ import argparse
 import json
 import sys
 import tempfile
-import zlib
 from pathlib import Path
 
 from loopspec.check.input_kind import is_live_recording
-from loopspec.check.reader import discover, holds_an_event
+from loopspec.check.reader import UNREADABLE, discover, holds_an_event
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.fold import replay
 from loopspec.log.reader import STDIN, read_events, spool
-
-UNREADABLE = (OSError, EOFError, zlib.error)
 
 
 def _replay_one(path: Path, shown: str) -> int:

@@ -9,9 +9,9 @@ from loopspec.log.kinds import (
     ASSISTANT_CHUNK,
     ASSISTANT_MESSAGE,
     END_SEED,
+    MODEL_WRITTEN,
     REQUEST_CONTEXT,
     REQUEST_HEADER,
-    SPLICED,
     STEP_END,
     STEP_START,
     SYSTEM_MESSAGE,
@@ -20,7 +20,6 @@ from loopspec.log.kinds import (
     TOOL_TRAFFIC,
     TURN_END,
     TURN_START,
-    USER_MESSAGE,
 )
 from loopspec.log.tool_errors import (
     REPAIR_CODES,
@@ -45,8 +44,7 @@ UNSUPPORTED = frozenset({SYSTEM_MESSAGE})  # v0.1.5's entry placement (VARIANT-1
 # The model call's own traffic, which the model abstracts into its stepping phase (LOG-3 places it).
 STEP_SCOPED = frozenset({ASSISTANT_CHUNK, ASSISTANT_ATTEMPT, ASSISTANT_MESSAGE})
 TURN_SCOPED = frozenset({REQUEST_HEADER, REQUEST_CONTEXT})
-MODEL_TYPES = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END,
-                         USER_MESSAGE, END_SEED}) | TOOL_TRAFFIC
+MODEL_TYPES = MODEL_WRITTEN | TOOL_TRAFFIC
 ENVELOPE_EXTRAS = ("surfaceOp", "sourceEventSeqs", "ignorable")
 
 

@@ -48,15 +48,13 @@ from loopspec.log.kinds import (
     TURN_START,
     USER_MESSAGE,
 )
-from loopspec.log.repair_closers import is_repair_closer
+from loopspec.log.repair_closers import CLOSER_KINDS, is_repair_closer
 from loopspec.log.step_summary import text_answers
 from loopspec.log.wire import announces, end_reason, record_data
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
 from loopspec.loop.table import DECIDING, STEPPING, STOPPING
-
-CLOSERS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})
 
 
 class Moves:
@@ -84,7 +82,7 @@ class Moves:
         out: list[cmd.Command] = self._cancels(agent, pos)
         if kind == SPLICED:
             out += self._edits(agent, data, pos)
-        if kind in CLOSERS and _may_close(kind, event):
+        if kind in CLOSER_KINDS and _may_close(kind, event):
             out.append(cmd.Restart())
         phase, run = agent.phase, agent.running
         if phase == DECIDING and run is not None:

@@ -47,5 +47,8 @@ from loopspec.data.notification_kinds import INSERTED as INSERTED  # noqa: E402
 
 # The kinds whose envelope joins the conversation surface (LOG-1's surfaceOp).
 SURFACE = frozenset({USER_MESSAGE, SYSTEM_MESSAGE, ASSISTANT_MESSAGE, TOOL_RESULT})
+# The durable kinds the model itself writes (the loop's inbox and lifecycle records); a recording's
+# other kinds come from the model side or from plugins (LOG-6).
+MODEL_WRITTEN = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE, END_SEED})
 # The tool traffic of a step: announcements, starts and answers of calls (LOG-10).
 TOOL_TRAFFIC = frozenset({ASSISTANT_MESSAGE, TOOL_CALL, TOOL_RESULT})

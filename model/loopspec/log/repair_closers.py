@@ -6,8 +6,12 @@ loads the log; the live checker needs to tell them from a process's own writes.
 
 from __future__ import annotations
 
-from loopspec.log.kinds import STEP_END, TOOL_RESULT, TURN_END
+from loopspec.log.kinds import END_SEED, STEP_END, TOOL_RESULT, TURN_END
 from loopspec.log.wire import end_kind, is_synthetic_result, record_data
+
+# The kinds crash repair may write while it closes what a killed process left open: a synthetic
+# answer for each unanswered call, the open step's end, the turn's interrupted end, the seed's end.
+CLOSER_KINDS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})
 
 
 def is_repair_closer(event: object) -> bool:

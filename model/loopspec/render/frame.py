@@ -10,6 +10,7 @@ from bisect import bisect_right
 
 import attrs
 
+from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 from loopspec.render.layout import Column, Layout
 from loopspec.render.timeline import Timeline
 
@@ -20,7 +21,6 @@ LANE_ROW = 16.0
 LANE_TOP = 13.0
 LANE_PAD = 17.0
 MIN_WIDTH = 980.0
-NEXT_TURN, NEXT_STEP = "next-turn", "next-step"
 
 
 @attrs.frozen

@@ -12,11 +12,11 @@ and ``DIR/index.html`` lists them with their verdicts.
 from __future__ import annotations
 
 import json
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from loopspec.check.reader import UNREADABLE
 from loopspec.check.verdict import LogResult, Violation
 from loopspec.render.build import build
 from loopspec.render.page import render_page
@@ -27,7 +27,6 @@ from loopspec.render.window import AROUND_TURNS, WindowSpec
 from loopspec.rules.catalogue import SpecFormatError, load_spec
 
 HTML = "html"
-UNREADABLE = (OSError, EOFError, zlib.error)
 
 
 def usage_problem(fmt: str, out: str | Path | None, logs: int) -> str | None:

@@ -31,15 +31,10 @@ from loopspec.data.json_value import Thawed, thaw
 from loopspec.data.messages import Messages, UserMessage
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import (
-    END_SEED,
     INSERTED,
+    MODEL_WRITTEN,
     SPLICED,
-    STEP_END,
-    STEP_START,
-    TURN_END,
-    TURN_START,
     TURN_STOPPING_HOOK,
-    USER_MESSAGE,
 )
 from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
@@ -63,9 +58,6 @@ from loopspec.reproduce.reading import Unusable
 
 TURN_STOPPING = TURN_STOPPING_HOOK
 
-MODEL_TYPES = frozenset({SPLICED, TURN_START, TURN_END, STEP_START, STEP_END, USER_MESSAGE,
-                         END_SEED})
-"""The durable types the model writes; every other type passes through from the recording (LOG-6)."""
 
 
 @attrs.define
@@ -170,7 +162,7 @@ class Engine:
                 if edit is not None:
                     self.answer(edit)
                     return
-            if isinstance(record, r.Marker) and record.type not in MODEL_TYPES:
+            if isinstance(record, r.Marker) and record.type not in MODEL_WRITTEN:
                 return
             if phase == STEPPING and run is not None:
                 self.answer(answers.step_result(() if self.dead else self.rec.events, run))
@@ -202,7 +194,7 @@ def on_marker(engine: Engine, marker: r.Marker) -> None:
     engine.prepare(marker)
     shown = {"type": marker.type, "seq": marker.seq}
     if not engine.pending:
-        if marker.type in MODEL_TYPES:
+        if marker.type in MODEL_WRITTEN:
             expected = shown if engine.dead else event_json(engine.event(marker.seq))
             engine.fail("the model wrote no event here", expected, None, rule_of_type(marker.type), seq=marker.seq)
         if marker.seq != engine.position:

@@ -19,19 +19,22 @@ from pathlib import Path
 
 import attrs
 
-from loopspec.rules.shipped import SpecMissing
+from loopspec.rules.shipped import CHECKOUT_GUESS, SpecMissing
 from loopspec.rules.shipped import spec_dir as shipped_spec_dir
 
 # The source checkout's root and spec, for the tools that only work in one (``loopspec docs``).
-REPO_ROOT = Path(__file__).resolve().parents[3]
+REPO_ROOT = CHECKOUT_GUESS
 SPEC_DIR = REPO_ROOT / "spec"
 
 CHECKABLE_FROM = ("log", "live", "commands")
 FIELDS = (("rule", "Rule"), ("why", "Why"), ("source", "Source"), ("checkable_from", "Checkable from"))
 
-_HEADING = re.compile(r"^## (?P<id>[A-Z]+-[0-9]+) — (?P<title>\S.*)$")
+# A rule ID: an area in capitals, a hyphen, a number (e.g. CLAIM-4).  Vectors and reports match IDs
+# with this pattern too, so the syntax is stated once.
+RULE_ID_PATTERN = "[A-Z]+-[0-9]+"
+_HEADING = re.compile(rf"^## (?P<id>{RULE_ID_PATTERN}) — (?P<title>\S.*)$")
 # A level-2 heading that looks like a rule but is not in the exact format is a typo, not prose.
-_NEAR_HEADING = re.compile(r"^##\s+[A-Z]+-[0-9]+\b")
+_NEAR_HEADING = re.compile(rf"^##\s+{RULE_ID_PATTERN}\b")
 _BULLET = re.compile(r"^- \*\*(?P<name>[A-Za-z ]+):\*\* (?P<text>\S.*)$")
 _ID = re.compile(r"^(?P<area>[A-Z]+)-(?P<number>[0-9]+)$")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 PACKAGE_SPEC = "_spec"
 # model/loopspec/rules/shipped.py -> the checkout's root, when this file is in a checkout at all.
-_CHECKOUT_GUESS = Path(__file__).resolve().parents[3]
+CHECKOUT_GUESS = Path(__file__).resolve().parents[3]
 # The files a release carries and the digest covers: the rule chapters and their companions,
 # the JSON Schemas and the exported lifecycle table (relative to the spec folder).
 SHIPPED_PATTERNS = ("*.md", "schemas/*.json", "lifecycle-table.json")
@@ -38,7 +38,7 @@ def installed_spec_dir() -> Path | None:
 
 def checkout_root() -> Path | None:
     """The source checkout this package is imported from (spec/, model/, tests/ beside each other), if any."""
-    root = _CHECKOUT_GUESS
+    root = CHECKOUT_GUESS
     if (root / "spec").is_dir() and (root / "model" / "loopspec").is_dir() and (root / "pyproject.toml").is_file():
         return root
     return None
@@ -54,7 +54,7 @@ def spec_dir() -> Path:
         return root / "spec"
     raise SpecMissing(
         f"the spec files are missing: neither the package data loopspec/{PACKAGE_SPEC} nor a source "
-        f"checkout's spec/ folder is there (looked beside {_CHECKOUT_GUESS}); reinstall loopspec"
+        f"checkout's spec/ folder is there (looked beside {CHECKOUT_GUESS}); reinstall loopspec"
     )
 
 

@@ -41,7 +41,6 @@ from loopspec.statespace.mentions import canonical
 # Pairs that differ only in case: an implementation that compares ids ignoring case (DATA-1 says an id
 # is compared exactly) shows it from two ids on; the model cannot tell names apart, so no state is added.
 ID_NAMES = ("a", "A", "b", "B", "c", "C")
-TARGETS = (InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP)
 CAUSES: tuple[Frozen, ...] = tuple(freeze(c) for c in (
     {"kind": "user"}, {"kind": "parent"}, {"kind": "hook", "reason": "hook"}, {"kind": "disposed"},
     {"kind": "legacy"},
@@ -76,7 +75,7 @@ class Alphabet:
         self.messages: Messages = tuple(message(i) for i in range(scope.ids))
         self.edited: Messages = tuple(message(i, EDITED) for i in range(scope.ids))
         self.sends: tuple[cmd.Send, ...] = tuple(
-            cmd.Send(m, target, wake) for m in self.messages for target in TARGETS for wake in (True, False)
+            cmd.Send(m, target, wake) for m in self.messages for target in InboxTarget for wake in (True, False)
         )
         self.actions: tuple[cmd.ListenerActionT, ...] = (
             *self.sends, cmd.Cancel(), cmd.Cancel(keep_inbox=True),
@@ -263,7 +262,7 @@ class Alphabet:
             key = ("noop",) if where is None else ("splice", where[0], where[1], 1, False, 0)
             out.append((key, cmd.Remove(m.id)))
         out.append((("clear",), cmd.Clear()))
-        for target in TARGETS:
+        for target in InboxTarget:
             length = len(inbox.lane(target))
             for i, m in enumerate(self.messages):
                 out.append((_splice_key(target, length, length, 0, 1 + i), cmd.Append(target, m)))

@@ -28,11 +28,12 @@ from loopspec.check.json_shape import (
 )
 from loopspec.check.machine import envelope_problem
 from loopspec.log.kinds import AGENT_ERROR, AGENT_STATUS, CLAIMED, DISCARDED, INSERTED
+from loopspec.rules.catalogue import RULE_ID_PATTERN
 from loopspec.vectors.case import CASE_FORMAT
 from loopspec.vectors.codec import decode_command
 from loopspec.vectors.json_reading import CodecError, Json
 
-RULE_ID = matching("^[A-Z]+-[0-9]+$")
+RULE_ID = matching(f"^{RULE_ID_PATTERN}$")
 NOTIFICATION_TYPES = (INSERTED, DISCARDED, CLAIMED, AGENT_STATUS,
                       AGENT_ERROR)
 

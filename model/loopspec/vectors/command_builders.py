@@ -23,7 +23,6 @@ from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 
 T = TypeVar("T")
 
-TARGETS = (InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP)
 ANSWERS: Mapping[str, str] = MappingProxyType(
     {DECIDING: "decide", STEPPING: "step-result", STOPPING: "turn-stopping"})
 """The answer each await point takes."""
@@ -108,7 +107,7 @@ EDIT_BUILDERS: Mapping[str, Callable[[Builds, Agent, InboxTarget], cmd.InboxEdit
 
 
 def _send_anywhere(gen: Builds, m: UserMessage) -> cmd.Send:
-    return cmd.Send(m, gen.ch.pick(TARGETS), gen.ch.pick((False, True)))
+    return cmd.Send(m, gen.ch.pick(tuple(InboxTarget)), gen.ch.pick((False, True)))
 
 
 def _alias(make: Callable[[UserMessage], cmd.Send]) -> Callable[[Builds, UserMessage], cmd.Send]:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import attrs
 
+from loopspec.data.messages import InboxTarget
 from loopspec.inbox.session import InboxSession
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.state import Agent
-from loopspec.vectors.command_builders import TARGETS
 from loopspec.vectors.command_gen import Chooser, Generator
 from loopspec.vectors.reference_model import Claim, Model, VectorCommand
 from loopspec.vectors.swarm import Swarm
@@ -70,5 +70,5 @@ class ProfileGenerator:
     def inbox_command(self, session: InboxSession) -> VectorCommand:
         view = Agent(inbox=session.inbox)  # the generator reads nothing of an agent but its inbox
         if self.ch.integer(0, 3) == 0:
-            return Claim(self.ch.pick(TARGETS), self.ch.integer(1, CLAIM_TURNS))
+            return Claim(self.ch.pick(tuple(InboxTarget)), self.ch.integer(1, CLAIM_TURNS))
         return self.gen.edit(view)

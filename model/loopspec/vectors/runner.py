@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from loopspec.rules.catalogue import RULE_ID_PATTERN
 from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
 from loopspec.vectors.audit import audit
 from loopspec.vectors.case_reading import read_case
@@ -45,7 +46,7 @@ from loopspec.vectors.suite_archive import ArchiveUnreadable, archive_files, is_
 
 __all__ = ["FAIL", "NOT_RUN", "PASS", "AdapterUnavailable", "CaseResult", "RunReport", "SuiteUnreadable", "run_case",
            "run_suite"]
-RULE_ID = re.compile(r"^[A-Z]+-[0-9]+$")
+RULE_ID = re.compile(f"^{RULE_ID_PATTERN}$")
 Loaded = tuple[str, Json | None, str]
 """``(id, case or None, why it cannot run)``."""
 
