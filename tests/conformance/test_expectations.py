@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsh_conformance import compare, rewritten
+import pytest
+
+from dsh_conformance import compare, rewritten, run_drive
 
 FINDINGS = [{"id": "F1", "match": ["sourceEventSeqs"],
              "cases": {"a/x": {"status": "fail", "detail": "key sourceEventSeqs"}}},
@@ -85,3 +87,11 @@ def test_explore_must_end_as_expected() -> None:
     assert compare(expected, run, DRIVES, base) == []
     found = {**base, "explore": "command 2 of 2: the adapter answered unsupported"}
     assert compare(expected, run, DRIVES, found)[0].startswith("explore: expected pass, got F2")
+
+
+def test_a_drive_the_time_budget_cut_short_is_not_a_pass() -> None:
+    """The expectations ask for a number of examples at each seed; fewer is a failed run, said in one line."""
+    model = ("loopspec", "adapter")  # the model itself: no disagreement, so only the count can fail
+    assert run_drive(1, 3, adapter=model) == "pass"
+    with pytest.raises(SystemExit, match=r"drive --seed 1 did not run its 5000 examples: stopped by the time budget"):
+        run_drive(1, 5000, time_budget=0.5, adapter=model)
