@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bootstrap.sh
-exec python -m pytest -q -n auto "$@"
+exec python -m pytest -q -n auto --dist loadgroup "$@"

@@ -9,12 +9,17 @@ from __future__ import annotations
 import functools
 import os
 
+import pytest
+
 from loopspec.explore.result import Exploration
 from loopspec.explore.run import explore
 from loopspec.statespace.scope import SCOPES
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 SCOPE_NAME = PROFILE if PROFILE in SCOPES else "dev"
+# The tests that read it run in one xdist worker (scripts/test.sh passes --dist loadgroup), so the
+# cache below explores the scope once per session, not once per worker.
+SHARES_THE_EXPLORATION = pytest.mark.xdist_group("profile-exploration")
 
 
 @functools.cache

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import REPO
-from explore.profile_scope import SCOPE_NAME, profile_exploration
+from explore.profile_scope import SCOPE_NAME, SHARES_THE_EXPLORATION, profile_exploration
 from loopspec.explore import exploration_doc
 from loopspec.statespace.scope import SCOPES
 
 DOC = REPO / "docs" / "exploration.md"
 
 
+@SHARES_THE_EXPLORATION
 def test_the_profile_scope_section_is_up_to_date() -> None:
     expected = exploration_doc.render_section(SCOPE_NAME, profile_exploration())
     sections = exploration_doc.read_sections(DOC.read_text(encoding="utf-8"))
@@ -35,6 +36,7 @@ def test_every_named_scope_has_a_section_stating_what_it_proved() -> None:
     assert exploration_doc.render(sections) == text, "the document is not the rendering of its sections"
 
 
+@SHARES_THE_EXPLORATION
 def test_writing_one_section_keeps_the_others(tmp_path: Path) -> None:
     copy = tmp_path / "exploration.md"
     copy.write_text(DOC.read_text(encoding="utf-8"), encoding="utf-8")

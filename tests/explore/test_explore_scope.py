@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from explore.profile_scope import SCOPE_NAME, profile_exploration
+from explore.profile_scope import SCOPE_NAME, SHARES_THE_EXPLORATION, profile_exploration
 from loopspec.loop.table import TABLE
 from loopspec.statespace.scope import SCOPES, Scope
 from statespace.fixtures import shortest_witnesses
@@ -24,6 +24,7 @@ INVARIANT_RULES = (
 )
 
 
+@SHARES_THE_EXPLORATION
 @pytest.mark.rule(*INVARIANT_RULES)
 def test_the_profile_scope_is_exhausted_and_every_invariant_holds() -> None:
     result = profile_exploration()
@@ -41,6 +42,7 @@ def test_the_profile_scope_is_exhausted_and_every_invariant_holds() -> None:
 LONGER = "stepping/step-result/draining"
 
 
+@SHARES_THE_EXPLORATION
 @pytest.mark.rule("INPUT-4")
 def test_the_ci_scope_fires_every_row_and_every_reachable_pair() -> None:
     """Every row fires; and a larger scope (one command deeper, one id more) reaches no further pair."""
