@@ -23,7 +23,7 @@ from explore.profile_scope import PROFILE
 from loopspec.explore.conformance import CONFORMS
 from loopspec.explore.report import counterexample_case
 from loopspec.explore.run import explore
-from loopspec.statespace.scope import CANCELS, DECISIONS, RESULTS, SENDS, STOPPING, Scope
+from loopspec.statespace.scope import CANCELS, DECISIONS, RESULTS, SENDS, STOPPING_ANSWERS, Scope
 from loopspec.vectors.adapter.client import InProcessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.drive_check import Checker
@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # runs QUICK (each within about 2 s of CPU here: CI's time is bounded), `thorough` SLOWER too (each
 # up to about 2.5 min).
 # Scopes beyond SCOPE keep to the command families the bug needs, which makes them affordable.
-LIFECYCLE = (SENDS, CANCELS, DECISIONS, RESULTS, STOPPING)
+LIFECYCLE = (SENDS, CANCELS, DECISIONS, RESULTS, STOPPING_ANSWERS)
 OWN_SCOPE = {
     # Two ids: a second message to confuse, reorder or claim alongside the first.
     **dict.fromkeys(("ids-case-insensitive", "claim-every-next-turn", "negative-start-from-zero",
@@ -52,8 +52,8 @@ OWN_SCOPE = {
                      "turn-end-before-step-end-on-abort", "max-tokens-does-not-chain", "stopping-ignores-abort",
                      "snake-case-reasons", "no-agent-error-at-stopping"), Scope(1, 4, LIFECYCLE)),
     # A fifth: a second step after steering (max-tokens, a chained turn's numbering), two calls.
-    "max-tokens-not-sticky": Scope(1, 5, (SENDS, DECISIONS, RESULTS, STOPPING)),
-    "step-numbers-continue-across-turns": Scope(1, 5, (SENDS, DECISIONS, RESULTS, STOPPING)),
+    "max-tokens-not-sticky": Scope(1, 5, (SENDS, DECISIONS, RESULTS, STOPPING_ANSWERS)),
+    "step-numbers-continue-across-turns": Scope(1, 5, (SENDS, DECISIONS, RESULTS, STOPPING_ANSWERS)),
     "results-out-of-call-order": Scope(1, 5, (SENDS, DECISIONS, RESULTS)),
     "abort-leaves-calls-unanswered": Scope(1, 5, (SENDS, CANCELS, DECISIONS, RESULTS)),
     # A sixth over two ids: latch a wake, clear the inbox, park a message, decide.

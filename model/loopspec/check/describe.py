@@ -9,7 +9,7 @@ from loopspec.check.verdict import EventRef
 from loopspec.log.kinds import END_SEED, SPLICED, TOOL_CALL, TOOL_RESULT, TURN_END, USER_MESSAGE
 from loopspec.log.wire import field
 
-MAX_IDS = 6
+LISTED_IDS = 6
 
 
 def _short(value: object, limit: int = 40) -> str:
@@ -20,8 +20,8 @@ def _short(value: object, limit: int = 40) -> str:
 def _message_ids(messages: object) -> str:
     if not isinstance(messages, list):
         return _short(messages)
-    ids = [_short(field(m, "id"), 20) for m in messages[:MAX_IDS]]
-    more = f", … {len(messages) - MAX_IDS} more" if len(messages) > MAX_IDS else ""
+    ids = [_short(field(m, "id"), 20) for m in messages[:LISTED_IDS]]
+    more = f", … {len(messages) - LISTED_IDS} more" if len(messages) > LISTED_IDS else ""
     return "[" + ", ".join(ids) + more + "]"
 
 

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 # ``loopspec check --format``: the names of ``report.FORMATS`` (tests/cli/test_startup.py holds them equal).
 FORMAT_NAMES = ("text", "json", "junit")
+# One log's page, drawn by loopspec.render.violation rather than by a report of this package.
+HTML = "html"
 
 
 class Summary(NamedTuple):

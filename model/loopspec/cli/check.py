@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 # docs/performance.md; tests/cli/test_startup.py keeps them out).
 from loopspec.check.parallel import check_files
 from loopspec.check.reader import discover, path_text
-from loopspec.check.report_text import FORMAT_NAMES, Summary, render_text
+from loopspec.check.report_text import FORMAT_NAMES, HTML, Summary, render_text
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
 from loopspec.cli.option_types import positive_int
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 STDIN_NAME = "<stdin>"
 # The html report draws with loopspec.render, imported only when asked for (start-up stays small).
-HTML = "html"
 
 PROGRESS_MIN_FILES = 20
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from loopspec.check.reader import UNREADABLE
+from loopspec.check.report_text import HTML
 from loopspec.check.verdict import LogResult, Violation
 from loopspec.render.build import build
 from loopspec.render.page import render_page
@@ -25,8 +26,6 @@ from loopspec.render.svg_text import text
 from loopspec.render.timeline import Highlight
 from loopspec.render.window import AROUND_TURNS, WindowSpec
 from loopspec.rules.catalogue import SpecFormatError, load_spec
-
-HTML = "html"
 
 
 def usage_problem(fmt: str, out: str | Path | None, logs: int) -> str | None:

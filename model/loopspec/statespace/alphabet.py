@@ -186,7 +186,7 @@ class Alphabet:
             parts.append(("decide", run.batch, run.aborted is None))
         if phase == STEPPING and sc.RESULTS in kinds:
             parts.append(("results",))
-        if phase == STOPPING and sc.STOPPING in kinds:
+        if phase == STOPPING and sc.STOPPING_ANSWERS in kinds:
             parts.append(("stopping",))
         if sc.RESTARTS in kinds:
             parts.append(("restart",))

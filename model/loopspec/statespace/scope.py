@@ -18,10 +18,10 @@ SENDS = "sends"  # send of each target and wake (followup, steer, inject, non-wa
 CANCELS = "cancels"  # cancel with and without keepInbox, each cause kind
 DECISIONS = "decisions"  # pre-step listener chains: each decision shape and listener behaviour
 RESULTS = "results"  # step results of every kind, tool calls inside a step
-STOPPING = "stopping"  # turn-stopping answers: nothing, steering, a throw
+STOPPING_ANSWERS = "stopping"  # turn-stopping answers: nothing, steering, a throw
 RESTARTS = "restarts"  # a crash and reload at any point
 WRONG = "wrong-answers"  # an await point's answer where the table has no row (INPUT-4 refusals)
-KINDS = (EDITS, SENDS, CANCELS, DECISIONS, RESULTS, STOPPING, RESTARTS, WRONG)
+KINDS = (EDITS, SENDS, CANCELS, DECISIONS, RESULTS, STOPPING_ANSWERS, RESTARTS, WRONG)
 
 
 def _kinds(value: tuple[str, ...]) -> tuple[str, ...]:
