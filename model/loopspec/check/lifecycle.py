@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from loopspec.check import outcome, step_calls
 from loopspec.check.outcome import REPAIR_ENDS
-from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, IDLE, STEPPING, CheckState
+from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 from loopspec.log.kinds import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START
@@ -83,12 +83,8 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
     st.due_ns = st.ns_len() > 0
     st.due_nt = st.nt_len() > 0
     st.claim_batch = []
-    st.claim_done = None
-    if st.due_ns or st.due_nt:
-        st.phase = CLAIM_DUE
-    else:
-        st.phase = DECIDING
-        st.claim_done = ()
+    # The next phase is the table's (check.phase_table: claim-owed).
+    st.claim_done = None if st.due_ns or st.due_nt else ()
 
 
 def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -171,7 +167,6 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
     st.turn = st.step = None
     st.model_started = False
     st.after, st.turn_ends = ANY, False
-    st.phase = IDLE
     st.due_ns = st.due_nt = False
     st.claim_batch = []
     st.expect_end_seed = kind in REPAIR_ENDS  # REPAIR-2
@@ -207,11 +202,16 @@ def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: i
     open_step(st, step if step >= 0 else expected)
 
 
+def resync_step(st: CheckState, step: int) -> None:
+    """Re-synchronise (``--all``) where a ``step/start`` is missing: step ``step`` is open."""
+    open_step(st, step)
+    st.phase = STEPPING
+
+
 def open_step(st: CheckState, step: int) -> None:
-    """Step ``step`` of the open turn is open and at its entry block (also to re-synchronise)."""
+    """Step ``step`` of the open turn is open and at its entry block (the phase is the table's)."""
     outcome.open_entry(st, step)
     st.step = st.steps_in_turn = step
-    st.phase = STEPPING
     st.entered = 0
     st.model_started = False
     st.calls = set()
@@ -240,7 +240,6 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
     # was aborted or failed (RESULT-7, CANCEL-5): then its turn/end comes next.
     st.due_ns, st.due_nt = st.ns_len() > 0 and st.after not in ENDS_AT_ONCE, False
     st.quiet_since_step_end = True  # TURN-5: the next record says whether an abort came before this step/end
-    st.phase = CLAIM_DUE if st.due_ns else AFTER_STEP
 
 
 def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:

@@ -101,7 +101,7 @@ def _resync_due(st: CheckState) -> None:
 
 
 def _claim_complete(st: CheckState) -> None:
-    st.phase = DECIDING
+    st.claim_completed = True  # the table's chooser (check.phase_table: claim-complete) moves to deciding
     st.after = ANY  # a new boundary: what the last step said is settled (RESULT-6)
     st.claim_done = tuple(st.claim_batch)
     st.claim_batch = []

@@ -57,6 +57,7 @@ class CheckState:
         "calls",
         "chain",
         "claim_batch",
+        "claim_completed",
         "claim_done",
         "context",
         "due_ns",
@@ -116,6 +117,7 @@ class CheckState:
         self.due_nt = False
         self.claim_batch: list[dict[str, object]] = []
         self.claim_done: tuple[dict[str, object], ...] | None = None  # set when a boundary's claim completes
+        self.claim_completed = False  # only between a splice's checks and the table's chooser
         self.last_effect: SpliceEffect | None = None  # the last valid splice, for live checks
         self.entered = 0  # STEP-3/STEP-4: user/message events of the open step
         self.model_started = False
