@@ -10,7 +10,7 @@ in that phase, then the phase the log is in after it, fixed or chosen by a named
 any phase (LOG-6) and have no row.
 
 A pair with no row is an event where the loop never writes it: :data:`OFF_TABLE` names, for each
-kind, the rule that event breaks there and the row it is read by, whose checks report the
+kind, the rules that event breaks there and the row it is read by, whose checks report the
 violation and re-synchronise the checker (``--all``) as the log says.  The test
 ``tests/check/test_phase_table.py`` holds the table against the model: every pair the model's
 exploration meets is a row, and every row is reached by the model or by a named writer-variant
