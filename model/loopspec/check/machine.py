@@ -26,7 +26,7 @@ from loopspec.log.kinds import (
     SURFACE,
 )
 
-# The phase table compiled once at import: phase -> kind -> (checks, fixed next phase, chooser).
+# The phase table compiled once at import: phase -> kind -> (check, fixed next phase, chooser).
 DISPATCH = dispatch()
 # Streamed model output: too frequent and too local to be worth showing as a violation's set-up.
 NOT_CONTEXT = frozenset({ASSISTANT_CHUNK, ASSISTANT_ATTEMPT, REQUEST_HEADER, REQUEST_CONTEXT})
@@ -153,9 +153,8 @@ class LogChecker(CheckState):
                 if row is not None:
                     if len(obj) > 4:
                         self._envelope_keys(etype, obj)
-                    checks, phase, choose = row
-                    for check in checks:
-                        check(self, obj, data, seq)
+                    check, phase, choose = row
+                    check(self, obj, data, seq)
                     self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
                     if etype not in NOT_CONTEXT:
                         self.context.append((line, obj))
@@ -195,9 +194,8 @@ class LogChecker(CheckState):
         row = DISPATCH[self.phase].get(etype)
         if row is not None:
             self._envelope_keys(etype, obj)
-            checks, phase, choose = row
-            for check in checks:
-                check(self, obj, obj["data"], seq)
+            check, phase, choose = row
+            check(self, obj, obj["data"], seq)
             self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
             if etype not in NOT_CONTEXT:
                 self.context.append((line, obj))

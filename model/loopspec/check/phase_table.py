@@ -175,18 +175,28 @@ OFF_TABLE: Mapping[str, OffTable] = MappingProxyType({
 # begun (its hot path), by exactly these rows: the open step named, nothing else checked or moved.
 STREAMED = (ASSISTANT_CHUNK, ASSISTANT_ATTEMPT)
 
-Compiled = tuple[tuple[Check, ...], str | None, Chooser | None]
+Compiled = tuple[Check, str | None, Chooser | None]
+
+
+def _all_of(checks: tuple[Check, ...]) -> Check:
+    def run(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
+        for check in checks:
+            check(st, event, data, seq)
+
+    return run
 
 
 def _compiled(row: Row) -> Compiled:
+    # A row of one check calls it directly: the per-event path builds no iterator.
     checks = tuple(CHECKS[name] for name in row.checks)
+    check = checks[0] if len(checks) == 1 else _all_of(checks)
     if row.next in PHASES:
-        return (checks, row.next, None)
-    return (checks, None, CHOOSERS[row.next])
+        return (check, row.next, None)
+    return (check, None, CHOOSERS[row.next])
 
 
 def dispatch() -> dict[str, dict[str, Compiled]]:
-    """Phase → kind → the row's check functions, fixed next phase or chooser: what the machine runs.
+    """Phase → kind → the row's checks (one function), fixed next phase or chooser: what the machine runs.
 
     Nested by phase so the per-event lookup builds no key tuple; every owned kind is present in
     every phase (off-table pairs read by :data:`OFF_TABLE`'s row).

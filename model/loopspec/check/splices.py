@@ -63,12 +63,11 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
-    if st.wake.chains():
+    if st.wake.public_edit(st.step is not None):  # TURN-5, CHAIN-1 (the report shows no wake field)
         st.violate("CHAIN-1", f"a public edit at seq {seq} between a turn end that chains and the next turn/start",
                    "A turn that ends normally after a step with input pending starts the next turn at once, in the "
                    "same synchronous run of the driver: nothing is written between its turn/end and the next "
                    "turn/start except by a crash (crash repair's end-seed).")
-    st.wake.public_edit(st.step is not None)  # TURN-5, CHAIN-1
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = TURN_START if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"

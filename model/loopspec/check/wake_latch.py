@@ -62,10 +62,6 @@ class WakeLatch(Tracker):
         """Only a wake latched after an abort allows it (replayed only with input pending, CANCEL-4)."""
         return not (self.send_since_end or self.chain)
 
-    def chains(self) -> bool:
-        """The last turn ended in a way that starts the next turn at once (CHAIN-1)."""
-        return self.chain
-
     # ---- the log's records ----
 
     def turn_started(self) -> None:
@@ -87,13 +83,14 @@ class WakeLatch(Tracker):
     def step_closed(self) -> None:
         self.quiet_since_step_end = True  # the next record says whether an abort came before this step/end
 
-    def public_edit(self, step_open: bool) -> None:
-        """A public edit: it breaks a chain, and after a step/end it shows that step was not aborted's last."""
-        self.chain = False
+    def public_edit(self, step_open: bool) -> bool:
+        """A public edit; True when it broke a chain (CHAIN-1: the last turn's end starts the next turn at once)."""
+        chained, self.chain = self.chain, False
         if self.quiet_since_step_end and not step_open:
             # An aborted step's step/end is followed directly by its turn/end, so the abort came
             # after this step/end, and a send inside the step came before it and latched nothing.
             self.nt_send_in_turn = self.quiet_since_step_end = False
+        return chained
 
     def sent(self, turn_open: bool, into_next_turn: bool) -> None:
         """A send-shaped insertion: outside a turn it may wake the agent; into next-turn it may latch a wake."""
