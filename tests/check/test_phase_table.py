@@ -8,13 +8,17 @@
   system messages), or is listed in :data:`UNREACHED` with the rule that allows it.
 * No valid example log meets a pair off the table, and every off-table pair an invalid log meets
   breaks one of the rules :data:`~loopspec.check.phase_table.OFF_TABLE` names for its kind.
+* The hot path of :func:`loopspec.check.runner.scan` decides exactly the streamed rows' cases: a
+  chunk the general path would refuse (after an aborted step's skipped call, CANCEL-5) is not
+  decided by it.
 
-Rules: LOG-3, LOG-4, LOG-6, VARIANT-1, TURN-2, TURN-3, STEP-1, STEP-2, STEP-3, CLAIM-6, REPAIR-2.
+Rules: LOG-3, LOG-4, LOG-6, VARIANT-1, CANCEL-5, TURN-2, TURN-3, STEP-1, STEP-2, STEP-3, CLAIM-6, REPAIR-2.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 from collections.abc import Iterator
@@ -22,8 +26,10 @@ from pathlib import Path
 
 import pytest
 
+from loopspec.check import runner
 from loopspec.check.machine import LogChecker
-from loopspec.check.phase_table import CHECKS, CHOOSERS, OFF_TABLE, PHASES, TABLE
+from loopspec.check.phase_table import CHECKS, CHOOSERS, OFF_TABLE, PHASES, STREAMED, TABLE, Row
+from loopspec.check.runner import check_file
 from loopspec.check.state import STEPPING, StopCheck
 from loopspec.check.verdict import CheckOptions
 from loopspec.explore.run import explore
@@ -167,3 +173,26 @@ def test_off_the_table_is_a_violation_of_the_kinds_rules(monkeypatch: pytest.Mon
             assert rules & set(OFF_TABLE[kind].rules), (log.name, _phase, kind, rules)
             met += 1
     assert met, "no invalid example leaves the table"
+
+
+@pytest.mark.rule("LOG-3", "CANCEL-5")
+def test_the_hot_path_decides_only_what_the_streamed_rows_accept(tmp_path: Path) -> None:
+    """runner.scan bypasses the table for streamed output inside a step whose model side has begun;
+    the rows say that is the model-answer check with nothing moved, which refuses a chunk after a
+    skipped call (CANCEL-5), so the bypass does not take that chunk."""
+    for kind in STREAMED:
+        assert TABLE[STEPPING, kind] == Row(("model-answer",), STEPPING)
+    records = [json.loads(line) for line in (VALID / "abort-skips-announced-tool-call.events.jsonl").open()]
+    skipped = next(i for i, r in enumerate(records) if r["type"] == TOOL_RESULT)
+    chunk = next(r for r in records if r["type"] == ASSISTANT_CHUNK)
+    records.insert(skipped + 1, dict(chunk))
+    for seq, record in enumerate(records):
+        record["seq"] = seq
+    log = tmp_path / "chunk-after-skipped-call.events.jsonl"
+    log.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), encoding="utf-8")
+    general = _feed_lines(log)
+    assert [v.rule for v in general.violations] == ["CANCEL-5"]
+    scanned = LogChecker(log.name, CheckOptions(all=True))
+    runner.scan(io.BytesIO(log.read_bytes()), scanned, size=0)
+    assert [(v.rule, v.seq) for v in scanned.violations] == [(v.rule, v.seq) for v in general.violations]
+    assert check_file(log).status == "invalid"
