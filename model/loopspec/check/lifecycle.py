@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from loopspec.check import outcome, step_calls
 from loopspec.check.outcome import REPAIR_ENDS
-from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, IDLE, STEPPING, CheckState
+from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 from loopspec.log.kinds import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START
@@ -65,11 +65,11 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
         st.violate("TURN-1", f"turn/start {turn}, but the next turn number is {st.last_turn + 1}",
                    f"Turn numbers are session-global: the last turn/start was {st.last_turn}, so this one must be "
                    f"{st.last_turn + 1}; numbering continues across restarts and is never reused.")
-    if not (st.send_since_end or st.chain or st.latch):
+    if not st.wake.may_start():
         st.violate("TURN-5", f"turn/start {turn} with nothing that may start a turn",
                    "A turn starts only after a waking send, by chaining after a completed turn that left input "
                    "pending (CHAIN-1), or by a wake latched after an abort (CANCEL-4). " + _why_no_start(st))
-    elif not (st.send_since_end or st.chain) and st.nt_len() + st.ns_len() == 0:
+    elif st.wake.only_latched() and st.nt_len() + st.ns_len() == 0:
         st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn with nothing pending",
                    "A wake latched after an abort is replayed only when input is pending once the aborted turn has "
                    "ended (CANCEL-4); the inbox is empty here, and no send-shaped insertion came since.")
@@ -77,18 +77,14 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
     st.step = None
     st.model_started = False
     st.steps_in_turn = 0
-    st.send_since_end = st.chain = st.latch = st.nt_send_in_turn = st.quiet_since_step_end = False
+    st.wake.turn_started()
     st.after, st.turn_ends = ANY, False
     # TURN-4, CLAIM-1: the first boundary owes all of next-step, then one next-turn message.
     st.due_ns = st.ns_len() > 0
     st.due_nt = st.nt_len() > 0
     st.claim_batch = []
-    st.claim_done = None
-    if st.due_ns or st.due_nt:
-        st.phase = CLAIM_DUE
-    else:
-        st.phase = DECIDING
-        st.claim_done = ()
+    # The next phase is the table's (check.phase_table: claim-owed).
+    st.claim_done = None if st.due_ns or st.due_nt else ()
 
 
 def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -157,10 +153,8 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
         st.expect_end_seed = kind in REPAIR_ENDS
         return
     pending = st.nt_len() + st.ns_len() > 0
-    st.chain = kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending  # CHAIN-1
-    # CANCEL-4: a waking send into the aborted turn latches a wake, unless the abort is a disposal.
-    st.latch = kind == "aborted" and st.nt_send_in_turn and not disposed
-    st.send_since_end = False
+    # CHAIN-1; CANCEL-4: a waking send into the aborted turn latches a wake, unless the abort is a disposal.
+    st.wake.turn_closed(kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending, kind == "aborted" and not disposed)
     st.last_end = kind or "with an unreadable reason"
     if kind == "aborted" and disposed:
         st.last_end = "aborted by a disposal (cause disposed), which latches no wake"
@@ -171,7 +165,6 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
     st.turn = st.step = None
     st.model_started = False
     st.after, st.turn_ends = ANY, False
-    st.phase = IDLE
     st.due_ns = st.due_nt = False
     st.claim_batch = []
     st.expect_end_seed = kind in REPAIR_ENDS  # REPAIR-2
@@ -203,15 +196,20 @@ def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: i
                    "step enters what was claimed.")
     # TURN-5, CANCEL-4: the loop checks for an abort right before writing step/start, so a send
     # before it came before the abort and latched nothing.
-    st.nt_send_in_turn = st.quiet_since_step_end = False
+    st.wake.abort_checked()
     open_step(st, step if step >= 0 else expected)
 
 
+def resync_step(st: CheckState, step: int) -> None:
+    """Re-synchronise (``--all``) where a ``step/start`` is missing: step ``step`` is open."""
+    open_step(st, step)
+    st.phase = STEPPING
+
+
 def open_step(st: CheckState, step: int) -> None:
-    """Step ``step`` of the open turn is open and at its entry block (also to re-synchronise)."""
+    """Step ``step`` of the open turn is open and at its entry block (the phase is the table's)."""
     outcome.open_entry(st, step)
     st.step = st.steps_in_turn = step
-    st.phase = STEPPING
     st.entered = 0
     st.model_started = False
     st.calls = set()
@@ -239,8 +237,7 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
     # CLAIM-6: with next-step non-empty the next boundary's claim is due at once, unless the step
     # was aborted or failed (RESULT-7, CANCEL-5): then its turn/end comes next.
     st.due_ns, st.due_nt = st.ns_len() > 0 and st.after not in ENDS_AT_ONCE, False
-    st.quiet_since_step_end = True  # TURN-5: the next record says whether an abort came before this step/end
-    st.phase = CLAIM_DUE if st.due_ns else AFTER_STEP
+    st.wake.step_closed()  # TURN-5
 
 
 def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -255,7 +252,7 @@ def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int
                    "v0.1.1 writes {} and v0.1.5 writes {inherited: true}; no version writes anything else.")
     if st.turn is not None:
         _close_turn(st, "interrupted")
-    st.send_since_end = st.chain = st.latch = False  # REPAIR-4: nothing runs until a waking send
+    st.wake.restarted()  # REPAIR-4: nothing runs until a waking send
     st.last_end = END_SEED
     st.expect_end_seed = False
 

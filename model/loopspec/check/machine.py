@@ -1,19 +1,18 @@
-"""The log checker's state machine: envelope (LOG-1, LOG-2), dispatch by event type, and a hot path.
+"""The log checker's state machine: envelope (LOG-1, LOG-2), dispatch by phase and event kind, a hot path.
 
 :class:`LogChecker` is fed one parsed line at a time by :meth:`LogChecker.feed_event`, which
-checks the envelope exactly as :meth:`loopspec.log.events.SessionEvent.from_json` does and hands the
-event to its handler.  Most lines of a real log are streamed ``assistant/chunk`` events that only
-have to name the open step (LOG-3); :func:`loopspec.check.runner.scan` decides those itself with
-a handful of comparisons and no allocation.  Event types no handler owns pass through untouched
+checks the envelope exactly as :meth:`loopspec.log.events.SessionEvent.from_json` does and runs
+the event's row of the phase table (:mod:`loopspec.check.phase_table`): its checks, then the next
+phase.  Most lines of a real log are streamed ``assistant/chunk`` events that only have to name
+the open step (LOG-3); :func:`loopspec.check.runner.scan` decides those itself with a handful of
+comparisons and no allocation.  Event types the table owns no row of pass through untouched
 (LOG-6).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from loopspec.check import lifecycle, splices, step_body
 from loopspec.check.inbox_track import InboxTracker, LeanInbox
+from loopspec.check.phase_table import dispatch
 from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
 from loopspec.check.verdict import CheckOptions, Violation
@@ -21,40 +20,14 @@ from loopspec.log.envelope import ENVELOPE_KEYS, MAX_SAFE_INTEGER, is_safe_integ
 from loopspec.log.kinds import (
     ASSISTANT_ATTEMPT,
     ASSISTANT_CHUNK,
-    ASSISTANT_MESSAGE,
     END_SEED,
     REQUEST_CONTEXT,
     REQUEST_HEADER,
-    SPLICED,
-    STEP_END,
-    STEP_START,
     SURFACE,
-    SYSTEM_MESSAGE,
-    TOOL_CALL,
-    TOOL_RESULT,
-    TURN_END,
-    TURN_START,
-    USER_MESSAGE,
 )
 
-Handler = Callable[[CheckState, dict[str, object], object, int], None]
-HANDLERS: dict[str, Handler] = {
-    SPLICED: splices.on_splice,
-    TURN_START: lifecycle.on_turn_start,
-    TURN_END: lifecycle.on_turn_end,
-    STEP_START: lifecycle.on_step_start,
-    STEP_END: lifecycle.on_step_end,
-    END_SEED: lifecycle.on_end_seed,
-    USER_MESSAGE: step_body.on_user_message,
-    SYSTEM_MESSAGE: step_body.on_system_message,
-    REQUEST_HEADER: step_body.on_request,
-    REQUEST_CONTEXT: step_body.on_request,
-    ASSISTANT_CHUNK: step_body.on_assistant,
-    ASSISTANT_ATTEMPT: step_body.on_assistant,
-    ASSISTANT_MESSAGE: step_body.on_assistant,
-    TOOL_CALL: step_body.on_tool_call,
-    TOOL_RESULT: step_body.on_tool_result,
-}
+# The phase table compiled once at import: phase -> kind -> (check, fixed next phase, chooser).
+DISPATCH = dispatch()
 # Streamed model output: too frequent and too local to be worth showing as a violation's set-up.
 NOT_CONTEXT = frozenset({ASSISTANT_CHUNK, ASSISTANT_ATTEMPT, REQUEST_HEADER, REQUEST_CONTEXT})
 _INT_ONLY = {int}
@@ -176,11 +149,13 @@ class LogChecker(CheckState):
                 self.next_seq = seq + 1
                 if self.expect_end_seed:
                     self._after_repair(etype)
-                handler = HANDLERS.get(etype)
-                if handler is not None:
+                row = DISPATCH[self.phase].get(etype)
+                if row is not None:
                     if len(obj) > 4:
                         self._envelope_keys(etype, obj)
-                    handler(self, obj, data, seq)
+                    check, phase, choose = row
+                    check(self, obj, data, seq)
+                    self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
                     if etype not in NOT_CONTEXT:
                         self.context.append((line, obj))
                 self.after_end_seed = etype == END_SEED
@@ -216,10 +191,12 @@ class LogChecker(CheckState):
     def _dispatch(self, obj: dict[str, object], etype: str, seq: int, time: object, line: int) -> None:
         if self.expect_end_seed:
             self._after_repair(etype)
-        handler = HANDLERS.get(etype)
-        if handler is not None:
+        row = DISPATCH[self.phase].get(etype)
+        if row is not None:
             self._envelope_keys(etype, obj)
-            handler(self, obj, obj["data"], seq)
+            check, phase, choose = row
+            check(self, obj, obj["data"], seq)
+            self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
             if etype not in NOT_CONTEXT:
                 self.context.append((line, obj))
         self.after_end_seed = etype == END_SEED

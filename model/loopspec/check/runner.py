@@ -71,7 +71,8 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
 
     The typed fast path (:func:`loopspec.check.fastpath.scan`) when it pays; otherwise this loop,
     the checker's hot path over dicts.  It decides the commonest event, a streamed chunk that
-    names the open step of a step past its entry block (LOG-3, STEP-3), with local variables
+    names the open step of a step past its entry block and no call skipped by an abort (LOG-3,
+    STEP-3, CANCEL-5: the phase table's streamed rows, check.phase_table.STREAMED), with local variables
     only, copying the checker's state in and out around every call to the general path,
     :meth:`LogChecker.feed_event`; the test suite checks both paths give the same verdicts.
     """
@@ -83,7 +84,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
     lo, hi = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
     chunk, attempt = ASSISTANT_CHUNK, ASSISTANT_ATTEMPT  # locals: this loop reads no global
     next_seq, last_time = checker.next_seq, checker.prev_time
-    turn, step, hot = checker.turn, checker.step, checker.model_started
+    turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
     line_no = 0
     for line in stream:
         line_no += 1
@@ -128,7 +129,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
         checker.next_seq, checker.prev_time = next_seq, last_time
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time
-        turn, step, hot = checker.turn, checker.step, checker.model_started
+        turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
     return line_no
 
 

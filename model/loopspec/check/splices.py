@@ -63,16 +63,11 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
-    if st.chain:
+    if st.wake.public_edit(st.step is not None):  # TURN-5, CHAIN-1 (the report shows no wake field)
         st.violate("CHAIN-1", f"a public edit at seq {seq} between a turn end that chains and the next turn/start",
                    "A turn that ends normally after a step with input pending starts the next turn at once, in the "
                    "same synchronous run of the driver: nothing is written between its turn/end and the next "
                    "turn/start except by a crash (crash repair's end-seed).")
-        st.chain = False
-    if st.quiet_since_step_end and st.step is None:
-        # TURN-5: an aborted step's step/end is followed directly by its turn/end, so the abort came
-        # after this step/end, and a send inside the step came before it and latched nothing.
-        st.nt_send_in_turn = st.quiet_since_step_end = False
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = TURN_START if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
@@ -84,12 +79,8 @@ def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     if broke_boundary:
         _resync_due(st)
     send_shaped = effect.removed_count is None and len(effect.inserted) == 1 and effect.start == effect.length_before
-    if send_shaped:
-        # TURN-5: a send appends one message at the end; outside a turn it is what may wake the agent.
-        if st.turn is None:
-            st.send_since_end = True
-        elif effect.target == NEXT_TURN:
-            st.nt_send_in_turn = True  # CANCEL-4: may latch a wake if the turn ends aborted
+    if send_shaped:  # TURN-5, CANCEL-4: a send appends one message at the end
+        st.wake.sent(st.turn is not None, effect.target == NEXT_TURN)
 
 
 def _resync_due(st: CheckState) -> None:
@@ -101,7 +92,7 @@ def _resync_due(st: CheckState) -> None:
 
 
 def _claim_complete(st: CheckState) -> None:
-    st.phase = DECIDING
+    st.claim_completed = True  # the table's chooser (check.phase_table: claim-complete) moves to deciding
     st.after = ANY  # a new boundary: what the last step said is settled (RESULT-6)
     st.claim_done = tuple(st.claim_batch)
     st.claim_batch = []
@@ -114,7 +105,7 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     if st.phase == AFTER_STEP:
         outcome.claim_after_stopping(st)  # DECIDE-6: only turn-stopping lets input in before this claim
     # TURN-5, CANCEL-4: the loop checks for an abort before every claim; a send before it latched nothing.
-    st.nt_send_in_turn = st.quiet_since_step_end = False
+    st.wake.abort_checked()
     if st.phase == CLAIM_DUE:
         if st.due_ns and effect.target == NEXT_TURN:
             if first:

@@ -15,11 +15,12 @@ from collections import deque
 from loopspec.check.describe import event_ref
 from loopspec.check.inbox_track import InboxTracker, SpliceEffect
 from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
+from loopspec.check.wake_latch import WakeLatch
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 
-# Where the log is in the loop's lifecycle (checker-rules.md): between turns; at a boundary whose
-# claim is still due; after the claim, waiting for the decision; inside a step; after a step/end
-# with next-step empty (turn-stopping or a tool continuation may follow).
+# Where the log is in the loop's lifecycle (the phase table, loopspec.check.phase_table): between
+# turns; at a boundary whose claim is still due; after the claim, waiting for the decision; inside
+# a step; after a step/end with next-step empty (turn-stopping or a tool continuation may follow).
 IDLE, CLAIM_DUE, DECIDING, STEPPING, AFTER_STEP = "idle", "claim-due", "deciding", "stepping", "after-step"
 # What the last closed step's own events say about how its turn goes on (loopspec.check.outcome):
 # nothing beyond the phase; a text answer settled the turn's end (RESULT-6); a tool call left
@@ -55,8 +56,8 @@ class CheckState:
         "answered",
         "call_seqs",
         "calls",
-        "chain",
         "claim_batch",
+        "claim_completed",
         "claim_done",
         "context",
         "due_ns",
@@ -71,20 +72,15 @@ class CheckState:
         "last_effect",
         "last_end",
         "last_turn",
-        "latch",
-        "latch_stash",
         "line",
         "model_started",
         "needs_entry",
         "next_seq",
-        "nt_send_in_turn",
         "options",
         "phase",
         "prev_time",
-        "quiet_since_step_end",
         "repairing",
         "repeats",
-        "send_since_end",
         "seq",
         "skipping",
         "started_at",
@@ -95,6 +91,7 @@ class CheckState:
         "unanswered",
         "unstarted",
         "violations",
+        "wake",
     )
 
     def __init__(self, file: str, options: CheckOptions, inbox: InboxTracker) -> None:
@@ -116,6 +113,7 @@ class CheckState:
         self.due_nt = False
         self.claim_batch: list[dict[str, object]] = []
         self.claim_done: tuple[dict[str, object], ...] | None = None  # set when a boundary's claim completes
+        self.claim_completed = False  # only between a splice's checks and the table's chooser
         self.last_effect: SpliceEffect | None = None  # the last valid splice, for live checks
         self.entered = 0  # STEP-3/STEP-4: user/message events of the open step
         self.model_started = False
@@ -129,17 +127,12 @@ class CheckState:
         self.started_at: tuple[int, str] | None = None  # CANCEL-5: the seq and call of the last tool/call
         self.skipping = False  # CANCEL-5: the open step answered a call skipped by its abort
         self.abort_reached = False  # CANCEL-5: a started call's result with the skipped code: the step was aborted
-        self.latch_stash = False  # TURN-5: nt_send_in_turn before the last tool/call (a skipped one keeps it)
         self.needs_entry = False  # STEP-4, DECIDE-6: the open step must enter a message
         self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the open step
         self.after = ANY  # what the last closed step says may follow it
         self.after_calls: tuple[str, ...] = ()  # the calls it left unanswered (UNANSWERED)
         self.turn_ends = False  # the open turn's last step answered with text: its end is settled
-        self.send_since_end = False  # TURN-5: a send-shaped insertion since the last turn/end or end-seed
-        self.chain = False  # CHAIN-1 allows the next turn/start
-        self.latch = False  # CANCEL-4 allows the next turn/start
-        self.nt_send_in_turn = False
-        self.quiet_since_step_end = False  # TURN-5: no record since the last step/end (its turn/end may come)
+        self.wake = WakeLatch()  # TURN-5, CHAIN-1, CANCEL-4, REPAIR-4: what may start the next turn
         self.last_end: str | None = None
         self.expect_end_seed = False  # REPAIR-2: the event after turn/end interrupted
         self.after_end_seed = False

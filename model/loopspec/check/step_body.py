@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from loopspec.check import outcome, step_calls
 from loopspec.check.inbox_track import message_problem
-from loopspec.check.lifecycle import open_step
+from loopspec.check.lifecycle import resync_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import LOG_10_WHY, after_skipping
 from loopspec.log.kinds import ASSISTANT_MESSAGE, SYSTEM_MESSAGE, TOOL_CALL, TOOL_RESULT
@@ -34,7 +34,7 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
                    key=(rule, "no step", st.turn, st.steps_in_turn, turn, step))
         if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and type(step) is int:
             # Re-synchronise (--all): a step/start is missing; the event belongs to the step it names.
-            open_step(st, st.steps_in_turn + 1)
+            resync_step(st, st.steps_in_turn + 1)
             st.model_started = True
             return True
         return False
@@ -80,7 +80,7 @@ def on_user_message(st: CheckState, event: dict[str, object], data: object, seq:
                    "The loop writes user/message only for the messages a step enters, right after its step/start "
                    "(DECIDE-8); every user/message sits inside an open step.")
         if st.turn is not None:
-            open_step(st, st.steps_in_turn + 1)  # re-synchronise (--all): a step/start is missing
+            resync_step(st, st.steps_in_turn + 1)
     elif st.model_started:
         st.violate("STEP-3", f"user/message after the model side of step {st.turn}.{st.step} began",
                    "Entered messages are appended before the request that carries them (VARIANT-1 allows only "

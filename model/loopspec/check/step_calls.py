@@ -37,7 +37,7 @@ CANCEL_5_WHY = ("An abort during the tool phase starts no further call: the star
 def announce(st: CheckState, calls: tuple[str, ...]) -> None:
     """An ``assistant/message`` announcing ``calls``: they queue to start and to be answered (LOG-11)."""
     if calls:
-        st.nt_send_in_turn = False  # TURN-5: an aborted stream announces no call, so a send before came earlier
+        st.wake.calls_announced()  # TURN-5
     st.unstarted += calls
     st.unanswered += calls
 
@@ -53,9 +53,7 @@ def start(st: CheckState, call: str, seq: int) -> None:
         st.unanswered.append(call)  # LOG-10 reports a start of a call never announced
     st.started_at = (seq, call)
     st.call_seqs.setdefault(call, seq)  # what its result cites (a second start is LOG-10's)
-    # TURN-5: no call starts after an abort, so a send before this start latched nothing, unless
-    # this is a skipped call's tool/call (its result, next, gives the send back: skipped_pair).
-    st.latch_stash, st.nt_send_in_turn = st.nt_send_in_turn, False
+    st.wake.call_started()  # TURN-5
 
 
 def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bool, name: object,
@@ -89,7 +87,7 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
 
 
 def _skipped_pair(st: CheckState) -> None:
-    st.nt_send_in_turn = st.latch_stash  # TURN-5: the skipped call's tool/call says nothing of the abort
+    st.wake.skipped_call()  # TURN-5
     st.skipping = True
 
 

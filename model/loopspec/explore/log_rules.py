@@ -26,6 +26,7 @@ from loopspec.check.inbox_track import LeanInbox
 from loopspec.check.machine import LogChecker
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, Violation
+from loopspec.check.wake_latch import Tracker
 from loopspec.inbox.lane import Lane
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 from loopspec.log.events import SessionEvent
@@ -64,6 +65,8 @@ def fork(checker: LogChecker) -> LogChecker:
             value = value.copy()
         elif kind is LeanInbox:
             value = _fork_inbox(value)
+        elif isinstance(value, Tracker):
+            value = value.copy()
         setattr(new, slot, value)
     return new
 
@@ -118,6 +121,8 @@ def _call_number(call: object) -> str:
 
 
 def _value(slot: str, value: object, names: Renaming) -> Hashable:
+    if isinstance(value, Tracker):
+        return value.key()
     if slot == "turn":
         return value is not None
     if slot in CALL_SLOTS and isinstance(value, set | list | tuple):

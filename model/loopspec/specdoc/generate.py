@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from loopspec.specdoc import diagrams, layers_page, scenarios_page
+from loopspec.specdoc import checker_page, diagrams, layers_page, scenarios_page
 from loopspec.specdoc import events_page as events_doc
 from loopspec.specdoc import traceability_page as traceability_doc
 from loopspec.specdoc.project import GeneratedDoc, Project, Section
@@ -47,6 +47,8 @@ def documents(root: Path) -> tuple[GeneratedDoc, ...]:
         # Drawn from the executed lifecycle table by loopspec.specdoc.diagrams, which owns their layout.
         GeneratedDoc("docs/state-diagrams.md", lambda _: diagrams.diagrams_markdown()),
         GeneratedDoc("spec/lifecycle-table.json", lambda _: diagrams.table_json()),
+        # The log checker's own state machine, drawn from loopspec.check.phase_table.
+        GeneratedDoc(checker_page.PAGE, checker_page.page),
         # The hand-written architecture page, whose layer picture is drawn from the import contract.
         GeneratedDoc(layers_page.PAGE, layers_page.page_with_layers),
         # The scenarios' example logs drawn by loopspec.render (docs/scenarios/*.svg, docs/scenarios.md).

@@ -1,0 +1,111 @@
+"""What may start the next turn (TURN-5, CHAIN-1, CANCEL-4, REPAIR-4): one tracker owning its fields.
+
+A turn starts only after a waking send (a send-shaped insertion, one message appended at the end
+of a list, while no turn is open), by chaining after a normal end that left input pending
+(CHAIN-1), or by a wake latched when a waking send came into a turn that then ended aborted
+(CANCEL-4).  Whether a send in an aborted turn came before or after the abort is read from the
+records around it: the loop checks for an abort right before every ``step/start`` and every claim,
+an aborted stream announces no call and an aborted tool phase starts none, and an aborted step's
+``step/end`` is followed directly by its ``turn/end``.  The checks of :mod:`loopspec.check.lifecycle`,
+:mod:`loopspec.check.splices` and :mod:`loopspec.check.step_calls` call these methods; only this
+class reads or writes the fields.
+
+A plain class with ``__slots__`` (the checker's per-event path allocates nothing): the
+exploration copies it with :meth:`copy` and keys it by :meth:`key` (:mod:`loopspec.explore.log_rules`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class Tracker:
+    """A rule's bookkeeping inside one check run: copied and keyed field by field."""
+
+    __slots__: ClassVar[tuple[str, ...]] = ()
+
+    def copy(self) -> Tracker:
+        new = type(self).__new__(type(self))
+        for name in self.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def key(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:  # two checkers in the same state have equal trackers
+        return type(other) is type(self) and other.key() == self.key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: keyed by key()
+
+
+class WakeLatch(Tracker):
+    """TURN-5's bookkeeping: what may start the next turn, and whether a send in this turn latched a wake."""
+
+    __slots__ = ("chain", "latch", "latch_stash", "nt_send_in_turn", "quiet_since_step_end", "send_since_end")
+
+    def __init__(self) -> None:
+        self.send_since_end = False  # a send-shaped insertion since the last turn/end or end-seed
+        self.chain = False  # CHAIN-1 allows the next turn/start
+        self.latch = False  # CANCEL-4 allows the next turn/start
+        self.nt_send_in_turn = False  # a send into next-turn inside the open turn, not known to precede its abort
+        self.latch_stash = False  # nt_send_in_turn before the last tool/call (a skipped one gives it back)
+        self.quiet_since_step_end = False  # no record since the last step/end (its turn/end may come)
+
+    # ---- reading ----
+
+    def may_start(self) -> bool:
+        """Something allows a turn/start: a waking send, a chain or a latched wake."""
+        return self.send_since_end or self.chain or self.latch
+
+    def only_latched(self) -> bool:
+        """Only a wake latched after an abort allows it (replayed only with input pending, CANCEL-4)."""
+        return not (self.send_since_end or self.chain)
+
+    # ---- the log's records ----
+
+    def turn_started(self) -> None:
+        self.send_since_end = self.chain = self.latch = self.nt_send_in_turn = self.quiet_since_step_end = False
+
+    def turn_closed(self, chains: bool, aborted_not_disposed: bool) -> None:
+        self.chain = chains
+        self.latch = aborted_not_disposed and self.nt_send_in_turn
+        self.send_since_end = False
+
+    def restarted(self) -> None:
+        """session/end-seed: after a restart nothing runs until a waking send (REPAIR-4)."""
+        self.send_since_end = self.chain = self.latch = False
+
+    def abort_checked(self) -> None:
+        """A step/start or a claim: the loop checked for an abort right before it, so a send before latched nothing."""
+        self.nt_send_in_turn = self.quiet_since_step_end = False
+
+    def step_closed(self) -> None:
+        self.quiet_since_step_end = True  # the next record says whether an abort came before this step/end
+
+    def public_edit(self, step_open: bool) -> bool:
+        """A public edit; True when it broke a chain (CHAIN-1: the last turn's end starts the next turn at once)."""
+        chained, self.chain = self.chain, False
+        if self.quiet_since_step_end and not step_open:
+            # An aborted step's step/end is followed directly by its turn/end, so the abort came
+            # after this step/end, and a send inside the step came before it and latched nothing.
+            self.nt_send_in_turn = self.quiet_since_step_end = False
+        return chained
+
+    def sent(self, turn_open: bool, into_next_turn: bool) -> None:
+        """A send-shaped insertion: outside a turn it may wake the agent; into next-turn it may latch a wake."""
+        if not turn_open:
+            self.send_since_end = True
+        elif into_next_turn:
+            self.nt_send_in_turn = True
+
+    def calls_announced(self) -> None:
+        self.nt_send_in_turn = False  # an aborted stream announces no call, so a send before came earlier
+
+    def call_started(self) -> None:
+        # No call starts after an abort, so a send before this start latched nothing, unless this is
+        # a skipped call's tool/call (its result, next, gives the send back: skipped_call).
+        self.latch_stash, self.nt_send_in_turn = self.nt_send_in_turn, False
+
+    def skipped_call(self) -> None:
+        self.nt_send_in_turn = self.latch_stash  # the skipped call's tool/call says nothing of the abort

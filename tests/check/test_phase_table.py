@@ -1,0 +1,198 @@
+"""The checker's phase table (:mod:`loopspec.check.phase_table`) held against the model and the writers.
+
+* Every (checker phase, event kind) pair the log checker meets while reading every log the
+  model's exploration writes (the profile's scope: ``dev`` by default, ``ci`` under
+  ``HYPOTHESIS_PROFILE=ci``) is a row of the table.
+* Every row is reached by the model, or by a writer variant's example log named in
+  :data:`VARIANT_ROWS` (the model does not write the model side of a step: requests, streaming,
+  system messages), or is listed in :data:`UNREACHED` with the rule that allows it.
+* No valid example log meets a pair off the table, and every off-table pair an invalid log meets
+  breaks one of the rules :data:`~loopspec.check.phase_table.OFF_TABLE` names for its kind.
+* The hot path of :func:`loopspec.check.runner.scan` decides exactly the streamed rows' cases: a
+  chunk the general path would refuse (after an aborted step's skipped call, CANCEL-5) is not
+  decided by it.
+
+Rules: LOG-3, LOG-4, LOG-6, VARIANT-1, CANCEL-5, TURN-2, TURN-3, STEP-1, STEP-2, STEP-3, CLAIM-6, REPAIR-2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from loopspec.check import runner
+from loopspec.check.machine import LogChecker
+from loopspec.check.phase_table import CHECKS, CHOOSERS, OFF_TABLE, PHASES, STREAMED, TABLE, Row
+from loopspec.check.runner import check_file
+from loopspec.check.state import STEPPING, StopCheck
+from loopspec.check.verdict import CheckOptions
+from loopspec.explore.run import explore
+from loopspec.log.kinds import (
+    ASSISTANT_ATTEMPT,
+    ASSISTANT_CHUNK,
+    REQUEST_CONTEXT,
+    REQUEST_HEADER,
+    SYSTEM_MESSAGE,
+    TOOL_RESULT,
+)
+from loopspec.statespace.scope import SCOPES
+
+ROOT = Path(__file__).resolve().parents[2]
+VALID = ROOT / "examples" / "logs" / "valid"
+INVALID = ROOT / "examples" / "logs" / "invalid"
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
+SCOPE = SCOPES[PROFILE if PROFILE in SCOPES else "dev"]
+Pair = tuple[str, str]
+
+# Rows only the real writers reach (the model abstracts a step's model side): the writer, and an
+# example log of it that reaches the row.
+VARIANT_ROWS: dict[Pair, tuple[str, str]] = {
+    (STEPPING, SYSTEM_MESSAGE): ("v0.1.5, system messages first (VARIANT-1)", "S22-request-retry-v0.1.5"),
+    (STEPPING, ASSISTANT_ATTEMPT): ("v0.1.5, a retried model call", "S22-request-retry-v0.1.5"),
+    (STEPPING, ASSISTANT_CHUNK): ("v0.1.1, streamed output", "S11-steer-during-tool"),
+    (STEPPING, REQUEST_HEADER): ("every version's model request", "S01-single-followup"),
+    (STEPPING, REQUEST_CONTEXT): ("every version's model request", "S01-single-followup"),
+}
+# Rows the spec allows that no writer's log here reaches: a model request needs an open turn only
+# (LOG-3), and so does a tool/result that replaces an earlier one (LOG-4).
+UNREACHED: dict[Pair, str] = {
+    **{(phase, kind): "LOG-3" for phase in ("deciding", "after-step") for kind in (REQUEST_HEADER, REQUEST_CONTEXT)},
+    **{(phase, TOOL_RESULT): "LOG-4" for phase in ("claim-due", "deciding", "after-step")},
+}
+
+
+class Recorder:
+    """Wraps :meth:`LogChecker.feed_event` to record the (phase, kind) pair of every owned event."""
+
+    def __init__(self) -> None:
+        self.pairs: dict[Pair, int] = {}
+        self.off: list[tuple[Pair, int]] = []  # an off-table pair and the violations before it
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        feed = LogChecker.feed_event
+        recorder = self
+
+        def recording(checker: LogChecker, obj: object, line: int) -> None:
+            kind = obj.get("type") if isinstance(obj, dict) else None
+            if isinstance(kind, str) and kind in OFF_TABLE:
+                pair = (checker.phase, kind)
+                recorder.pairs[pair] = recorder.pairs.get(pair, 0) + 1
+                if pair not in TABLE:
+                    recorder.off.append((pair, len(checker.violations)))
+            feed(checker, obj, line)
+
+        monkeypatch.setattr(LogChecker, "feed_event", recording)
+
+
+def _feed_lines(path: Path) -> LogChecker:
+    """Every line through the general path (no hot path: streamed rows are met too)."""
+    checker = LogChecker(path.name, CheckOptions(all=True, max_violations=1000))
+    with contextlib.suppress(StopCheck):
+        for number, line in enumerate(path.read_bytes().splitlines(), 1):
+            checker.feed_event(json.loads(line), number)
+    return checker
+
+
+def _logs(folder: Path) -> Iterator[Path]:
+    yield from sorted(folder.glob("*.events.jsonl"))
+
+
+@pytest.fixture(scope="module")
+def model_pairs() -> dict[Pair, int]:
+    """The pairs met reading every log of the profile scope's exploration (in this process)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        recorder = Recorder()
+        recorder.install(monkeypatch)
+        result = explore(SCOPE, workers=1)
+    assert result.complete
+    assert result.counterexample is None
+    assert not recorder.off, recorder.off[:5]
+    return recorder.pairs
+
+
+def test_the_table_is_well_formed() -> None:
+    for (phase, kind), row in TABLE.items():
+        assert phase in PHASES, phase
+        assert kind in OFF_TABLE, kind
+        assert row.checks, row
+        assert all(name in CHECKS for name in row.checks), row
+        assert row.next in PHASES or row.next in CHOOSERS, row
+    for off in OFF_TABLE.values():
+        assert off.row.next in PHASES or off.row.next in CHOOSERS, off
+
+
+@pytest.mark.rule("LOG-3", "LOG-4", "VARIANT-1")
+def test_every_pair_the_model_meets_is_a_row_and_every_row_is_reached(model_pairs: dict[Pair, int]) -> None:
+    assert set(model_pairs) <= set(TABLE), sorted(set(model_pairs) - set(TABLE))
+    for pair, (_writer, log) in VARIANT_ROWS.items():
+        assert pair not in model_pairs, f"{pair} is the model's: drop it from VARIANT_ROWS"
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            recorder = Recorder()
+            recorder.install(monkeypatch)
+            checker = _feed_lines(VALID / f"{log}.events.jsonl")
+        assert not checker.violations, log
+        assert pair in recorder.pairs, (pair, log)
+    assert not set(UNREACHED) & (set(model_pairs) | set(VARIANT_ROWS))
+    assert set(TABLE) == set(model_pairs) | set(VARIANT_ROWS) | set(UNREACHED), sorted(
+        set(TABLE) - set(model_pairs) - set(VARIANT_ROWS) - set(UNREACHED))
+
+
+@pytest.mark.rule("LOG-3", "LOG-4")
+def test_no_example_log_reaches_an_unreached_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """:data:`UNREACHED` stays true: a log that reaches one of its rows moves it to VARIANT_ROWS."""
+    recorder = Recorder()
+    recorder.install(monkeypatch)
+    for log in _logs(VALID):
+        _feed_lines(log)
+    assert not set(UNREACHED) & set(recorder.pairs), sorted(set(UNREACHED) & set(recorder.pairs))
+
+
+@pytest.mark.rule("TURN-2", "TURN-3", "STEP-1", "STEP-2", "STEP-3", "CLAIM-6", "REPAIR-2", "LOG-3", "LOG-4")
+def test_off_the_table_is_a_violation_of_the_kinds_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Valid logs stay on the table; where an invalid log leaves it, the event breaks a rule named for it."""
+    recorder = Recorder()
+    recorder.install(monkeypatch)
+    for log in _logs(VALID):
+        _feed_lines(log)
+    assert not recorder.off, recorder.off
+    met = 0
+    for log in _logs(INVALID):
+        recorder.off = []
+        try:
+            checker = _feed_lines(log)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            continue  # a line that is no event never reaches the table
+        for (_phase, kind), before in recorder.off:
+            rules = {v.rule for v in checker.violations[before:]}
+            assert rules & set(OFF_TABLE[kind].rules), (log.name, _phase, kind, rules)
+            met += 1
+    assert met, "no invalid example leaves the table"
+
+
+@pytest.mark.rule("LOG-3", "CANCEL-5")
+def test_the_hot_path_decides_only_what_the_streamed_rows_accept(tmp_path: Path) -> None:
+    """runner.scan bypasses the table for streamed output inside a step whose model side has begun;
+    the rows say that is the model-answer check with nothing moved, which refuses a chunk after a
+    skipped call (CANCEL-5), so the bypass does not take that chunk."""
+    for kind in STREAMED:
+        assert TABLE[STEPPING, kind] == Row(("model-answer",), STEPPING)
+    records = [json.loads(line) for line in (VALID / "abort-skips-announced-tool-call.events.jsonl").open()]
+    skipped = next(i for i, r in enumerate(records) if r["type"] == TOOL_RESULT)
+    chunk = next(r for r in records if r["type"] == ASSISTANT_CHUNK)
+    records.insert(skipped + 1, dict(chunk))
+    for seq, record in enumerate(records):
+        record["seq"] = seq
+    log = tmp_path / "chunk-after-skipped-call.events.jsonl"
+    log.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), encoding="utf-8")
+    general = _feed_lines(log)
+    assert [v.rule for v in general.violations] == ["CANCEL-5"]
+    scanned = LogChecker(log.name, CheckOptions(all=True))
+    runner.scan(io.BytesIO(log.read_bytes()), scanned, size=0)
+    assert [(v.rule, v.seq) for v in scanned.violations] == [(v.rule, v.seq) for v in general.violations]
+    assert check_file(log).status == "invalid"
