@@ -30,6 +30,9 @@ def apply(state: InboxState, event: SessionEvent) -> InboxState:
     One step of the fold :func:`replay` runs: the splice is decoded (FOLD-1) and applied by
     :class:`InboxProjector` (FOLD-2, FOLD-3), started from ``state``.
 
+    ``state`` is an inbox the fold can have made: no id twice across both lists (DATA-5).
+
+    pre: len(set(state.ids())) == len(state.ids())
     raises: InvalidEvent
     post: event.type == SPLICED or __return__ is state
     post: event.type != SPLICED or len(set(__return__.ids())) == len(__return__.ids())
