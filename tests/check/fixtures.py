@@ -23,9 +23,9 @@ from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import SPLICED
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
 
 
 class ModelInbox:

@@ -43,7 +43,7 @@ from loopspec.data.messages import UserMessage
 from loopspec.explore.judge import judge_events, judge_file
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.agent import run, step
+from loopspec.loop.lifecycle import run, step
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import Generator, RandomChooser
 

@@ -1,4 +1,4 @@
-"""Hypothesis state machine over the lifecycle model (:func:`loopspec.loop.agent.step`).
+"""Hypothesis state machine over the lifecycle model (:func:`loopspec.loop.lifecycle.step`).
 
 Moves: sends (followup, steer, inject, ``send`` either way), public inbox edits (append, prepend,
 splice with odd numbers, replace, remove, clear), cancels (keepInbox or not, causes incl.
@@ -57,13 +57,14 @@ from loopspec.inbox.fold import replay
 from loopspec.inbox.operations import send_insert
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
+from loopspec.loop.lifecycle import rows_for
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING, rows_for
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 

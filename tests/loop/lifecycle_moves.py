@@ -15,7 +15,7 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 messages = st.builds(UserMessage.create, st.sampled_from(("a", "b", "c", "d", "e")), st.sampled_from(("x", "y")))

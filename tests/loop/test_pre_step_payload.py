@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from loopspec.data.json_value import thaw
 from loopspec.data.messages import InboxTarget, UserMessage
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.pre_step import (
     Add,
     Enter,

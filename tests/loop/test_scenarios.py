@@ -1,6 +1,6 @@
 """The scenarios of real-behaviour §10 played on the lifecycle model: exact durable events and emission order.
 
-Each test drives :func:`loopspec.loop.agent.run` with the scenario's inputs and the environment's answers
+Each test drives :func:`loopspec.loop.lifecycle.run` with the scenario's inputs and the environment's answers
 at the await points (``Decide`` for ``agent/pre-step``, ``StepResult`` for the model call,
 ``TurnStopping`` for ``agent/turn-stopping``, ``Restart`` for a crash and reload), then asserts the
 whole durable log (seq, type, data) and the emission trace: durable seqs interleaved with the live
@@ -30,11 +30,11 @@ from loopspec.data.json_value import Thawed, thaw
 from loopspec.data.messages import InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
 from loopspec.log.kinds import SPLICED
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING
 from loopspec.loop.pre_step import Drop, Enter, Reject, Throw, Veto, Wrap
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, IDLE, STEPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 Shape = tuple[str, Thawed]

@@ -22,7 +22,7 @@ from loopspec.data.messages import UserMessage
 from loopspec.log.events import SessionEvent
 from loopspec.log.tool_errors import ABORTED_CODE, SKIPPED_CODE
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import run
+from loopspec.loop.lifecycle import run
 from loopspec.loop.state import Agent
 
 ANNOUNCE, START = cmd.StepResult("tool-call", started=False), cmd.StepResult("tool-call")

@@ -15,7 +15,7 @@ import pytest
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import UserMessage
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import run, step
+from loopspec.loop.lifecycle import run, step
 from loopspec.loop.state import Agent
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key

@@ -25,7 +25,7 @@ from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import InboxTarget
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.vectors.codec import CodecError, decode_command, encode_command
 from loopspec.vectors.command_gen import Generator, RandomChooser, message

@@ -53,8 +53,8 @@ from loopspec.log.step_summary import text_answers
 from loopspec.log.wire import announces, end_reason, record_data
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.phases import DECIDING, STEPPING, STOPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 
 CLOSERS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})
 

@@ -33,8 +33,8 @@ from loopspec.inbox.normalize import JsNumber, normalize
 from loopspec.inbox.operations import locate
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.phases import DECIDING, STEPPING, STOPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 from loopspec.statespace import scope as sc
 from loopspec.statespace.mentions import canonical
 

@@ -25,8 +25,8 @@ from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.loop.state import Agent, RunningTurn
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.vectors.command_builders import ANSWERS
 
 T = TypeVar("T")

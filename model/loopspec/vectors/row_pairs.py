@@ -34,7 +34,7 @@ from loopspec.data.json_value import JsonObject, freeze
 from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import message
 
