@@ -37,7 +37,7 @@ from loopspec.loop.state import Agent
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 A, B, C, X = (UserMessage.create(i) for i in ("A", "B", "C", "X"))
-STOP = cmd.StepResult("stop")
+STOP = cmd.Stop()
 
 
 steer = cmd.steer

@@ -35,8 +35,8 @@ from loopspec.vectors.codec import decode_command, encode_command
 
 NS = InboxTarget.NEXT_STEP
 A, B, S, W = (UserMessage.create(i) for i in ("A", "B", "S", "W"))
-STOP = cmd.StepResult("stop")
-TOOLS = cmd.StepResult("tool-calls")
+STOP = cmd.Stop()
+TOOLS = cmd.ToolCalls()
 
 
 def entered(tr: AgentTransition) -> list[str]:

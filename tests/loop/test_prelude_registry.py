@@ -11,7 +11,7 @@ from loopspec.vectors.command_builders import ANSWERS
 def test_one_prelude_per_await_point_answer_and_no_other() -> None:
     """The inputs the answer commands are classified as, the await points' answers and the
     prelude table's inputs are the same three; each is an input the table has rows for."""
-    answers = {classify(cmd.Decide()), classify(cmd.StepResult("stop")), classify(cmd.TurnStopping())}
+    answers = {classify(cmd.Decide()), classify(cmd.Stop()), classify(cmd.TurnStopping())}
     inputs = [prelude.input for prelude in PRELUDE_TABLE]
     assert len(inputs) == len(set(inputs))
     assert set(inputs) == answers == set(ANSWERS.values())

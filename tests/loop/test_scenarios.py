@@ -38,7 +38,7 @@ from loopspec.loop.state import Agent
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 Shape = tuple[str, Thawed]
-STOP, TOOLS = cmd.StepResult("stop"), cmd.StepResult("tool-calls")
+STOP, TOOLS = cmd.Stop(), cmd.ToolCalls()
 ENTER_NOTHING = cmd.Decide((Veto(Enter()),))
 USER: Thawed = {"kind": "user"}
 
@@ -337,7 +337,7 @@ def test_s19_inbox_edits() -> None:
 
 @pytest.mark.rule("RESULT-3", "CANCEL-3", "END-2", "STATUS-1")
 def test_s22_request_error_retry_stays_in_the_step() -> None:
-    retry = cmd.StepResult("request-error", retry=True)
+    retry = cmd.RequestError(retry=True)
     play = Play(cmd.followup(A), cmd.Decide(), retry, retry)
     assert (play.agent.phase, play.agent.last_turn) == (STEPPING, 1)  # one turn, the same step
     play.then(STOP, cmd.TurnStopping())
@@ -350,7 +350,7 @@ def test_s22_request_error_retry_stays_in_the_step() -> None:
     Play(cmd.followup(A), cmd.Decide(), cmd.Cancel(), retry).check(
         [*head, te(1, "aborted", reason=USER)], [0, "+A", "running", 1, 2, "claimed A@1", 3, 4, 5, 6, "idle"]
     )
-    broke = cmd.StepResult("request-error", error="listener broke")
+    broke = cmd.RequestError(error="listener broke")
     Play(cmd.followup(A), cmd.Decide(), broke).check(
         [*head, te(1, "error", error={"message": "listener broke", "code": "UNKNOWN"})],
         [0, "+A", "running", 1, 2, "claimed A@1", 3, 4, 5, "error 1.1", 6, "idle"],

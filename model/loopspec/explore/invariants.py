@@ -165,7 +165,7 @@ def explicit_insertions(command: cmd.Command) -> list[UserMessage]:
     if isinstance(command, cmd.Splice):
         return list(command.inserted)
     if isinstance(command, cmd.StepResult):
-        return list(command.context)
+        return list(command.context) if isinstance(command, cmd.ToolCalls) else []
     actions: list[cmd.ListenerActionT] = []
     if isinstance(command, cmd.TurnStopping):
         actions = list(command.actions)

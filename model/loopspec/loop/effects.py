@@ -153,7 +153,7 @@ def _step_end(work: Work, _: str) -> None:
 def _call_tool(work: Work, _: str) -> None:
     # RESULT-2: the step's model answer announces a call, and a tool may start; the step stays open.
     result, run = work.result, work.run
-    assert result is not None
+    assert isinstance(result, cmd.ToolCall)
     call = rec.call_id(run.turn, run.step, run.announced + 1)  # numbered over the whole step, answered or not
     work.write(rec.tool_announcement(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
     work.run = attrs.evolve(work.run, calls=(*run.calls, (call, False)), announced=run.announced + 1)
@@ -233,8 +233,8 @@ def _skip_calls(work: Work, _: str) -> None:
 def _set_turn_ends(work: Work, _: str) -> None:
     result = work.result
     assert result is not None
-    ends = {"stop": rec.COMPLETED, "max-tokens": rec.MAX_TOKENS}.get(result.kind)
-    if result.kind == "tool-calls" and result.conclude:
+    ends = {cmd.Stop: rec.COMPLETED, cmd.MaxTokens: rec.MAX_TOKENS}.get(type(result))
+    if isinstance(result, cmd.ToolCalls) and result.conclude:
         ends = rec.COMPLETED
     if work.run.turn_ends == rec.MAX_TOKENS:  # RESULT-1: max-tokens is sticky within the turn
         ends = rec.MAX_TOKENS

@@ -22,7 +22,7 @@ from loopspec.loop.work import Work
 Guard = Callable[[Work], bool]
 
 # The step results that finish the step (RESULT-1, RESULT-2); the others keep it open or fail it.
-FINISHING = ("stop", "max-tokens", "tool-calls")
+FINISHING = (cmd.Stop, cmd.MaxTokens, cmd.ToolCalls)
 
 
 def always(_: Work) -> bool:
@@ -41,7 +41,7 @@ def draining(work: Work) -> bool:
     run, answer = work.agent.running, work.command
     # An aborted turn's answer runs no prelude (work.result stays unset): the command itself says
     # which tool finished.
-    finished_tool = isinstance(answer, cmd.StepResult) and answer.kind == "tool-result"
+    finished_tool = isinstance(answer, cmd.ToolResult)
     # The last started call's answer is not a drain: the real scheduler closes the tool phase as
     # soon as nothing it started is in flight (finding F9), which is the `aborted` row's work.
     calls = run.calls if run is not None else ()
@@ -103,28 +103,28 @@ def enter(work: Work) -> bool:
     return bool(work.decision.messages) or not (_first_boundary(work) or _after_finished(work))
 
 
-def _result_is(work: Work, kind: str) -> bool:
-    return _answered(work) and work.result is not None and work.result.kind == kind
+def _result_is(work: Work, kind: type[cmd.StepResult]) -> bool:
+    return _answered(work) and isinstance(work.result, kind)
 
 
 def retry(work: Work) -> bool:
     """RESULT-3: a request error the handler retries stays inside the same step."""
-    return _result_is(work, "request-error")  # a request error not retried is raised
+    return _result_is(work, cmd.RequestError)  # a request error not retried is raised
 
 
 def tool_call(work: Work) -> bool:
     """RESULT-2: the model announced a tool call; the step stays open while its tool runs."""
-    return _result_is(work, "tool-call")
+    return _result_is(work, cmd.ToolCall)
 
 
 def tool_start(work: Work) -> bool:
     """RESULT-2: an announced call's tool started; the step stays open while it runs."""
-    return _result_is(work, "tool-start")
+    return _result_is(work, cmd.ToolStart)
 
 
 def tool_result(work: Work) -> bool:
     """RESULT-2: one of the step's tools finished; the step stays open for the others."""
-    return _result_is(work, "tool-result")
+    return _result_is(work, cmd.ToolResult)
 
 
 def finished(work: Work) -> bool:
@@ -132,7 +132,7 @@ def finished(work: Work) -> bool:
     if not _answered(work):
         return False
     if isinstance(work.command, cmd.StepResult):
-        return work.result is not None and work.result.kind in FINISHING
+        return isinstance(work.result, FINISHING)
     return not work.agent.inbox.next_step
 
 

@@ -186,7 +186,7 @@ def to_json() -> dict[str, object]:
 _INPUT_OF_TYPE: dict[type, str] = {
     cmd.Cancel: "cancel",
     cmd.Decide: "decide",
-    cmd.StepResult: "step-result",
+    **dict.fromkeys(cmd.STEP_RESULTS.values(), "step-result"),
     cmd.TurnStopping: "turn-stopping",
     cmd.Restart: "restart",
 }

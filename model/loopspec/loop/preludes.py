@@ -37,10 +37,10 @@ def run_pre_step(work: Work, command: cmd.Command, run: RunningTurn) -> Actions:
 def take_result(work: Work, command: cmd.Command, _: RunningTurn) -> Actions:
     assert isinstance(command, cmd.StepResult)
     work.result = command
-    if command.kind == "fail" or (command.kind == "request-error" and not command.retry):
+    if isinstance(command, cmd.Fail) or (isinstance(command, cmd.RequestError) and not command.retry):
         work.raised = command.error
         work.code = command.code
-    elif command.kind == "tool-calls":
+    elif isinstance(command, cmd.ToolCalls):
         # RESULT-2: the tool phase commits each result and then splices that tool's context into
         # next-step (real runGroup: appendToolResult, then acceptContext), so the calls still
         # pending are answered first and the context follows, one public splice per message.

@@ -50,7 +50,7 @@ def _max_tokens_forgotten(expected: Json, actual: Json) -> bool:
 
 def _take_result_prepends_tool_context(work: Work, command: cmd.Command, run: RunningTurn) -> Actions:
     """Bug: tool context is unshifted onto next-step instead of appended at its end (RESULT-2)."""
-    if isinstance(command, cmd.StepResult) and command.context:
+    if isinstance(command, cmd.ToolCalls) and command.context:
         model_take_result(work, attrs.evolve(command, context=()), run)  # the results first, as the model's (RESULT-2)
         return tuple(cmd.Prepend(NS, m) for m in command.context)
     return model_take_result(work, command, run)
