@@ -30,7 +30,7 @@ except ImportError:  # run from a checkout without installing
 from loopspec.data.errors import CommandRefused
 from loopspec.explore.judge import judge_events
 from loopspec.explore.run import explore
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.statespace.model_space import ModelSpace
 from loopspec.statespace.search import breadth_first

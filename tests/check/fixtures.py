@@ -23,9 +23,9 @@ from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import SPLICED
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
 
 
 class ModelInbox:
@@ -109,11 +109,11 @@ listeners = st.lists(
 answers: dict[str, st.SearchStrategy[cmd.Command]] = {
     DECIDING: st.one_of(st.just(cmd.Decide()), st.just(cmd.Decide()), st.builds(cmd.Decide, listeners)),
     STEPPING: st.one_of(
-        st.sampled_from((cmd.StepResult("stop"), cmd.StepResult("max-tokens"), cmd.StepResult("fail"),
-                         cmd.StepResult("request-error", retry=True), cmd.StepResult("request-error"))),
-        st.builds(cmd.StepResult, st.just("tool-calls"), st.lists(messages, max_size=1).map(tuple), st.booleans()),
-        st.builds(cmd.StepResult, st.just("tool-call"), started=st.booleans()),
-        st.sampled_from((cmd.StepResult("tool-start"), cmd.StepResult("tool-result"))),
+        st.sampled_from((cmd.Stop(), cmd.MaxTokens(), cmd.Fail(),
+                         cmd.RequestError(retry=True), cmd.RequestError())),
+        st.builds(cmd.ToolCalls, st.lists(messages, max_size=1).map(tuple), st.booleans()),
+        st.builds(cmd.ToolCall, started=st.booleans()),
+        st.sampled_from((cmd.ToolStart(), cmd.ToolResult())),
     ),
     STOPPING: st.builds(cmd.TurnStopping, st.lists(st.builds(cmd.Send, messages, st.just(NS), st.booleans()),
                                                    max_size=1).map(tuple)),

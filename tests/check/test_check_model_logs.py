@@ -1,6 +1,6 @@
 """Logs the lifecycle model writes are logs the checker accepts, and synthetic logs too.
 
-The model (:func:`loopspec.loop.agent.step`) is driven by random commands — sends of every kind,
+The model (:func:`loopspec.loop.lifecycle.step`) is driven by random commands — sends of every kind,
 public edits, cancels, restarts, and the environment's answers at each await point (pre-step
 listener chains, step results, turn-stopping listeners) — and its durable log is checked.  Two
 independent descriptions of the real loop, the model's table and the checker's log state

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from explore.profile_scope import SCOPE_NAME, SHARES_THE_EXPLORATION, profile_exploration
-from loopspec.loop.table import TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.statespace.scope import SCOPES, Scope
 from statespace.fixtures import shortest_witnesses
 

@@ -43,7 +43,7 @@ from loopspec.data.messages import UserMessage
 from loopspec.explore.judge import judge_events, judge_file
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.agent import run, step
+from loopspec.loop.lifecycle import run, step
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import Generator, RandomChooser
 
@@ -167,7 +167,7 @@ def _message(mid: str) -> UserMessage:
 
 def step_after_settled_end() -> Log:
     """Turn stopping steered b in, the decision entered nothing: the turn ends; here a step follows."""
-    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("stop"),
+    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.Stop(),
                   cmd.TurnStopping((cmd.steer(_message("b")),)), cmd.Decide((ls.Veto(ls.Enter()),)))
     end = log.pop()
     log += [{"type": "step/start", "seq": 0, "time": end["time"], "data": {"turn": 1, "step": 2}},
@@ -187,19 +187,19 @@ def new_turn_without_latch() -> Log:
 
 
 def repair_without_tool_results() -> Log:
-    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("tool-call"), cmd.Restart())
+    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.ToolCall(), cmd.Restart())
     return _renumber([e for e in log if e["type"] != "tool/result"])
 
 
 def empty_first_step() -> Log:
-    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("stop"), cmd.TurnStopping())
+    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.Stop(), cmd.TurnStopping())
     return _renumber([e for e in log if e["type"] != "user/message"])
 
 
 def tool_results_out_of_call_order() -> Log:
     """Two calls of a step answered in the other order (LOG-11): the model answers in call order."""
-    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("tool-call"),
-                  cmd.StepResult("tool-call"), cmd.StepResult("tool-result"), cmd.StepResult("tool-result"))
+    log = _events(cmd.followup(_message("a")), cmd.Decide(), cmd.ToolCall(),
+                  cmd.ToolCall(), cmd.ToolResult(), cmd.ToolResult())
     first, second = (i for i, e in enumerate(log) if e["type"] == "tool/result")
     log[first], log[second] = log[second], log[first]
     return _renumber(log)
@@ -208,9 +208,9 @@ def tool_results_out_of_call_order() -> Log:
 def drain_after_a_latching_send() -> Log:
     """A follow-up sent after the abort latches a wake; the started call is drained after it, and its
     answer, the last started call's, closes the step and the turn (CANCEL-5, finding F9)."""
-    return _events(cmd.followup(_message("a")), cmd.Decide(), cmd.StepResult("tool-call"),
+    return _events(cmd.followup(_message("a")), cmd.Decide(), cmd.ToolCall(),
                    cmd.Cancel(freeze({"kind": "user"}), keep_inbox=True), cmd.followup(_message("b")),
-                   cmd.StepResult("tool-result"), cmd.Decide())
+                   cmd.ToolResult(), cmd.Decide())
 
 
 def announcement_after_a_latching_send() -> Log:

@@ -18,7 +18,7 @@ import pytest
 from loopspec.cli import main
 from loopspec.explore.run import explore
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.statespace.scope import Scope
 from loopspec.vectors.adapter.client import InProcessAdapter

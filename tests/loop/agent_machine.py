@@ -1,4 +1,4 @@
-"""Hypothesis state machine over the lifecycle model (:func:`loopspec.loop.agent.step`).
+"""Hypothesis state machine over the lifecycle model (:func:`loopspec.loop.lifecycle.step`).
 
 Moves: sends (followup, steer, inject, ``send`` either way), public inbox edits (append, prepend,
 splice with odd numbers, replace, remove, clear), cancels (keepInbox or not, causes incl.
@@ -57,13 +57,14 @@ from loopspec.inbox.fold import replay
 from loopspec.inbox.operations import send_insert
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
+from loopspec.loop.lifecycle import rows_for
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING, rows_for
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
 
@@ -113,11 +114,11 @@ class AgentMachine(RuleBasedStateMachine):
             self._witness(before, command, tr)
             self._expect(before, command, tr, batch)
         run = before.running
-        finished = command.kind not in ("fail", "request-error") if isinstance(command, cmd.StepResult) else False
+        finished = isinstance(command, cmd.StepResult) and not isinstance(command, cmd.Fail | cmd.RequestError)
         if finished and run is not None and run.aborted is None:
             assert isinstance(command, cmd.StepResult)
             ends = {"stop": "completed", "max-tokens": "max-tokens"}.get(command.kind)
-            ends = "completed" if command.conclude else ends
+            ends = "completed" if isinstance(command, cmd.ToolCalls) and command.conclude else ends
             self.ends = "max-tokens" if self.ends == "max-tokens" else ends  # RESULT-1: sticky
         if any(e.type == TURN_START for e in tr.events):
             self.ends = None
@@ -272,10 +273,10 @@ class AgentMachine(RuleBasedStateMachine):
         run = before.running
         assert run is not None
         step_end: Shape = (STEP_END, {"turn": run.turn, "step": run.step})
-        if command.kind == "request-error" and command.retry:
+        if isinstance(command, cmd.RequestError) and command.retry:
             assert (got, after.phase) == ([], STEPPING)  # RESULT-3: retried inside the same step
             return
-        if command.kind == "tool-call":  # a point inside the step: the call is announced, maybe a tool starts
+        if isinstance(command, cmd.ToolCall):  # a point inside the step: the call is announced, maybe a tool starts
             call = f"call-{run.turn}.{run.step}.{run.announced + 1}"
             oldest = next((c for c, started in run.calls if not started), call)  # LOG-11: the oldest waiting starts
             assert got == [announcement(run.turn, run.step, call)] + [tool_call(run.turn, run.step, oldest)] * (
@@ -294,13 +295,14 @@ class AgentMachine(RuleBasedStateMachine):
                 expected.append(tool_result(run.turn, run.step, call))
             assert (got, after.phase) == (expected, STEPPING)
             return
-        if command.kind in ("fail", "request-error"):
+        if isinstance(command, cmd.Fail | cmd.RequestError):
             assert got == [step_end, error_end(run.turn, command.error, command.code)]  # RESULT-3
             return
         inbox, head = before.inbox, list[Shape]()
         for call, started in run.calls:  # the step's tools finish: each pending call is answered (LOG-4)
             head += [tool_call(run.turn, run.step, call)] * (not started) + [tool_result(run.turn, run.step, call)]
-        for m in command.context:  # RESULT-2: then each context message is appended to next-step
+        tools = command if isinstance(command, cmd.ToolCalls) else cmd.ToolCalls()
+        for m in tools.context:  # RESULT-2: then each context message is appended to next-step
             try:
                 inbox, start = send_insert(inbox, NS, m).state, len(inbox.next_step)
             except CommandRefused as err:  # the tool throws: the step fails after what was written
@@ -313,7 +315,7 @@ class AgentMachine(RuleBasedStateMachine):
             assert got == [*head, step_end, error_end(run.turn, refusal)]
             return
         ends = {"stop": "completed", "max-tokens": "max-tokens"}.get(command.kind)
-        ends = "max-tokens" if self.ends == "max-tokens" else ends or ("completed" if command.conclude else None)
+        ends = "max-tokens" if self.ends == "max-tokens" else ends or ("completed" if tools.conclude else None)
         head.append(step_end)
         if ends is not None and not inbox.next_step:
             assert (got, after.phase) == (head, STOPPING)  # RESULT-4: turn stopping is due

@@ -15,7 +15,7 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 messages = st.builds(UserMessage.create, st.sampled_from(("a", "b", "c", "d", "e")), st.sampled_from(("x", "y")))
@@ -58,14 +58,14 @@ decides = st.one_of(
     ),
 )
 results = st.one_of(
-    st.sampled_from((cmd.StepResult("stop"), cmd.StepResult("max-tokens"))),
-    st.just(cmd.StepResult("request-error", retry=True)),
+    st.sampled_from((cmd.Stop(), cmd.MaxTokens())),
+    st.just(cmd.RequestError(retry=True)),
     st.sampled_from(
-        (cmd.StepResult("request-error", error="rate limited", code="RATE_LIMITED"), cmd.StepResult("fail", error="x"))
+        (cmd.RequestError(error="rate limited", code="RATE_LIMITED"), cmd.Fail(error="x"))
     ),
-    st.builds(cmd.StepResult, st.just("tool-calls"), st.lists(messages, max_size=2).map(tuple), st.booleans()),
-    st.builds(cmd.StepResult, st.just("tool-call"), started=st.booleans()),  # a crash point inside the step
-    st.sampled_from((cmd.StepResult("tool-start"), cmd.StepResult("tool-result"))),
+    st.builds(cmd.ToolCalls, st.lists(messages, max_size=2).map(tuple), st.booleans()),
+    st.builds(cmd.ToolCall, started=st.booleans()),  # a crash point inside the step
+    st.sampled_from((cmd.ToolStart(), cmd.ToolResult())),
 )
 steering = st.builds(cmd.Send, messages, st.just(NS), st.booleans()).map(lambda send: (send,))
 stoppings = st.builds(cmd.TurnStopping, actions)
@@ -113,28 +113,28 @@ OPENINGS: dict[str, tuple[cmd.Command, ...]] = {
     "idle": (),
     "deciding": _FIRST_STEP[:1],
     "stepping": _FIRST_STEP,
-    "stopping": (*_FIRST_STEP, cmd.StepResult("stop")),
+    "stopping": (*_FIRST_STEP, cmd.Stop()),
     "deciding, aborted": (*_FIRST_STEP[:1], cmd.Cancel(keep_inbox=True)),
     "stepping, aborted": (*_FIRST_STEP, cmd.Cancel(keep_inbox=True)),
     # CANCEL-5: started calls the abort drains (the draining row needs two calls running at the
     # abort: the last started call's answer closes the step, finding F9).
     "stepping, aborted, tools running": (
-        *_FIRST_STEP, cmd.StepResult("tool-call"), cmd.StepResult("tool-call"), cmd.Cancel(keep_inbox=True),
+        *_FIRST_STEP, cmd.ToolCall(), cmd.ToolCall(), cmd.Cancel(keep_inbox=True),
     ),
     # ... and the drain itself: from the opening above the draining row fired only 5 to 21 times a ci
     # run (the answer must be the one of seven kinds that finishes a tool), and not at all in one run
     # of twelve; here it fires in every run that opens so, and the stateful checks follow the drain.
     "stepping, aborted, a tool drained": (
-        *_FIRST_STEP, cmd.StepResult("tool-call"), cmd.StepResult("tool-call"), cmd.StepResult("tool-call"),
-        cmd.Cancel(keep_inbox=True), cmd.StepResult("tool-result"),
+        *_FIRST_STEP, cmd.ToolCall(), cmd.ToolCall(), cmd.ToolCall(),
+        cmd.Cancel(keep_inbox=True), cmd.ToolResult(),
     ),
-    "stopping, aborted": (*_FIRST_STEP, cmd.StepResult("stop"), cmd.Cancel(keep_inbox=True)),
+    "stopping, aborted": (*_FIRST_STEP, cmd.Stop(), cmd.Cancel(keep_inbox=True)),
     # A crash while turn stopping is pending: the rarest row left (5 to 57 times a ci run, by a
     # restart among a stopping phase's rare moves); here it fires in every run that opens so.
-    "stopping, restarted": (*_FIRST_STEP, cmd.StepResult("stop"), cmd.Restart()),
+    "stopping, restarted": (*_FIRST_STEP, cmd.Stop(), cmd.Restart()),
     "deciding after turn stopping steered": (
         *_FIRST_STEP,
-        cmd.StepResult("stop"),
+        cmd.Stop(),
         cmd.TurnStopping((cmd.steer(UserMessage.create("b")),)),
     ),
 }

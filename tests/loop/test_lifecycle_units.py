@@ -27,16 +27,17 @@ from loopspec.log.kinds import SPLICED
 from loopspec.log.reader import read_events
 from loopspec.log.session import SessionLog
 from loopspec.log.tool_errors import RESULT_TEXTS, tool_error
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.consumed_work import fold_consumed_work
+from loopspec.loop.lifecycle import rows_for
+from loopspec.loop.phases import INPUTS, PHASES
 from loopspec.loop.pre_step import Add, Drop, Enter, Keep, Reject, Replace, Throw, Veto, Wrap, run_chain
 from loopspec.loop.state import Agent
-from loopspec.loop.table import INPUTS, PHASES, rows_for
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 A, B, C, X = (UserMessage.create(i) for i in ("A", "B", "C", "X"))
-STOP = cmd.StepResult("stop")
+STOP = cmd.Stop()
 
 
 steer = cmd.steer

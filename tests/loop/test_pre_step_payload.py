@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from loopspec.data.json_value import thaw
 from loopspec.data.messages import InboxTarget, UserMessage
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.pre_step import (
     Add,
     Enter,
@@ -35,8 +35,8 @@ from loopspec.vectors.codec import decode_command, encode_command
 
 NS = InboxTarget.NEXT_STEP
 A, B, S, W = (UserMessage.create(i) for i in ("A", "B", "S", "W"))
-STOP = cmd.StepResult("stop")
-TOOLS = cmd.StepResult("tool-calls")
+STOP = cmd.Stop()
+TOOLS = cmd.ToolCalls()
 
 
 def entered(tr: AgentTransition) -> list[str]:

@@ -1,6 +1,6 @@
 """The lifecycle table names, the registries resolve (issue 9).
 
-Every guard a row of :data:`loopspec.loop.table.TABLE` names has a predicate in
+Every guard a row of :data:`loopspec.loop.lifecycle.TABLE` names has a predicate in
 :data:`loopspec.loop.guards.GUARDS`, every effect an entry in :data:`loopspec.loop.effects.EFFECTS`,
 every effect argument (``end-turn:aborted``) an entry in ``EFFECT_ARGUMENTS``; and the other way
 round, nothing is registered that no row names, and no guard or effect function is written
@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import ModuleType
 
 from loopspec.loop import effects, guards
-from loopspec.loop.table import TABLE, Row
+from loopspec.loop.lifecycle import TABLE
+from loopspec.loop.phases import Row
 
 
 def registry_gaps(

@@ -1,6 +1,6 @@
 """The scenarios of real-behaviour §10 played on the lifecycle model: exact durable events and emission order.
 
-Each test drives :func:`loopspec.loop.agent.run` with the scenario's inputs and the environment's answers
+Each test drives :func:`loopspec.loop.lifecycle.run` with the scenario's inputs and the environment's answers
 at the await points (``Decide`` for ``agent/pre-step``, ``StepResult`` for the model call,
 ``TurnStopping`` for ``agent/turn-stopping``, ``Restart`` for a crash and reload), then asserts the
 whole durable log (seq, type, data) and the emission trace: durable seqs interleaved with the live
@@ -30,15 +30,15 @@ from loopspec.data.json_value import Thawed, thaw
 from loopspec.data.messages import InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
 from loopspec.log.kinds import SPLICED
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING
 from loopspec.loop.pre_step import Drop, Enter, Reject, Throw, Veto, Wrap
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, IDLE, STEPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 Shape = tuple[str, Thawed]
-STOP, TOOLS = cmd.StepResult("stop"), cmd.StepResult("tool-calls")
+STOP, TOOLS = cmd.Stop(), cmd.ToolCalls()
 ENTER_NOTHING = cmd.Decide((Veto(Enter()),))
 USER: Thawed = {"kind": "user"}
 
@@ -337,7 +337,7 @@ def test_s19_inbox_edits() -> None:
 
 @pytest.mark.rule("RESULT-3", "CANCEL-3", "END-2", "STATUS-1")
 def test_s22_request_error_retry_stays_in_the_step() -> None:
-    retry = cmd.StepResult("request-error", retry=True)
+    retry = cmd.RequestError(retry=True)
     play = Play(cmd.followup(A), cmd.Decide(), retry, retry)
     assert (play.agent.phase, play.agent.last_turn) == (STEPPING, 1)  # one turn, the same step
     play.then(STOP, cmd.TurnStopping())
@@ -350,7 +350,7 @@ def test_s22_request_error_retry_stays_in_the_step() -> None:
     Play(cmd.followup(A), cmd.Decide(), cmd.Cancel(), retry).check(
         [*head, te(1, "aborted", reason=USER)], [0, "+A", "running", 1, 2, "claimed A@1", 3, 4, 5, 6, "idle"]
     )
-    broke = cmd.StepResult("request-error", error="listener broke")
+    broke = cmd.RequestError(error="listener broke")
     Play(cmd.followup(A), cmd.Decide(), broke).check(
         [*head, te(1, "error", error={"message": "listener broke", "code": "UNKNOWN"})],
         [0, "+A", "running", 1, 2, "claimed A@1", 3, 4, 5, "error 1.1", 6, "idle"],

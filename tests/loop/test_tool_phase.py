@@ -22,11 +22,11 @@ from loopspec.data.messages import UserMessage
 from loopspec.log.events import SessionEvent
 from loopspec.log.tool_errors import ABORTED_CODE, SKIPPED_CODE
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import run
+from loopspec.loop.lifecycle import run
 from loopspec.loop.state import Agent
 
-ANNOUNCE, START = cmd.StepResult("tool-call", started=False), cmd.StepResult("tool-call")
-RESULT, ABORT = cmd.StepResult("tool-result"), cmd.Cancel(keep_inbox=True)
+ANNOUNCE, START = cmd.ToolCall(started=False), cmd.ToolCall()
+RESULT, ABORT = cmd.ToolResult(), cmd.Cancel(keep_inbox=True)
 
 
 def _tool_events(agent: Agent) -> list[tuple[str, object, object]]:
@@ -53,7 +53,7 @@ def _turn(*commands: cmd.Command) -> tuple[Agent, list[list[str]]]:
 
 @pytest.mark.rule("LOG-11")
 def test_a_started_tool_call_starts_the_oldest_waiting_call() -> None:
-    agent, written = _turn(ANNOUNCE, START, RESULT, cmd.StepResult("stop"))
+    agent, written = _turn(ANNOUNCE, START, RESULT, cmd.Stop())
     assert written[1] == ["assistant/message", "tool/call"]
     assert _tool_events(agent) == [("call", "call-1.1.1", None), ("result", "call-1.1.1", None),
                                    ("call", "call-1.1.2", None), ("result", "call-1.1.2", None)]
@@ -75,8 +75,8 @@ def test_an_abort_drains_started_calls_and_skips_the_rest() -> None:
 @given(kind=st.sampled_from(cmd.STEP_KINDS), started=st.lists(st.booleans(), max_size=3))
 def test_every_answer_but_a_drain_closes_an_aborted_step_with_every_call_answered(
         kind: str, started: list[bool]) -> None:
-    calls = tuple(cmd.StepResult("tool-call", started=s) for s in started)
-    agent, written = _turn(*calls, ABORT, cmd.StepResult(kind))
+    calls = tuple(cmd.ToolCall(started=s) for s in started)
+    agent, written = _turn(*calls, ABORT, cmd.STEP_RESULTS[kind]())
     # Each started tool-call starts the oldest waiting call, so the started calls come first; the
     # answer drains (the step stays open) only while another started call still runs (finding F9).
     drained = kind == "tool-result" and sum(started) > 1
@@ -90,7 +90,7 @@ def test_every_answer_but_a_drain_closes_an_aborted_step_with_every_call_answere
 
 @pytest.mark.rule("RESULT-7")
 def test_only_a_failure_leaves_calls_unanswered() -> None:
-    agent, written = _turn(START, ANNOUNCE, cmd.StepResult("fail"))
+    agent, written = _turn(START, ANNOUNCE, cmd.Fail())
     assert written[-1] == ["step/end", "turn/end"]
     assert [k for k, _, _ in _tool_events(agent)] == ["call"]
 
@@ -114,8 +114,8 @@ def _text(event: SessionEvent) -> tuple[bool, str]:
        abort=st.booleans())
 def test_every_tool_result_the_loop_writes_cites_its_tool_call(kind: str, started: list[bool], abort: bool) -> None:
     """decisions H3: as the real appendToolResult, each result names its call's tool/call seq."""
-    calls = tuple(cmd.StepResult("tool-call", started=s) for s in started)
-    agent, _ = _turn(*calls, *((ABORT,) if abort else ()), cmd.StepResult(kind))
+    calls = tuple(cmd.ToolCall(started=s) for s in started)
+    agent, _ = _turn(*calls, *((ABORT,) if abort else ()), cmd.STEP_RESULTS[kind]())
     starts = {_data(e)["callId"]: e.seq for e in agent.log.events if e.type == "tool/call"}
     for result in _results(agent):
         call: Any = thaw(result.data)
@@ -125,7 +125,7 @@ def test_every_tool_result_the_loop_writes_cites_its_tool_call(kind: str, starte
 
 @pytest.mark.rule("CANCEL-5")
 def test_a_skipped_call_is_answered_as_the_real_writer_answers_it() -> None:
-    agent, _ = _turn(ANNOUNCE, ABORT, cmd.StepResult("stop"))
+    agent, _ = _turn(ANNOUNCE, ABORT, cmd.Stop())
     (skipped,) = _results(agent)
     assert _data(skipped)["error"] == {"name": "AbortError", "code": "ABORTED_BEFORE_DISPATCH"}
     assert _text(skipped) == (True, "Error: tool call aborted before dispatch")

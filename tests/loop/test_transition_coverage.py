@@ -1,6 +1,6 @@
 """Every row of the lifecycle table fires in a run of the stateful machine (INPUT-4's table is all live).
 
-The table in :mod:`loopspec.loop.table` is what the agent executes, and
+The table in :mod:`loopspec.loop.lifecycle` is what the agent executes, and
 :attr:`AgentTransition.fired` lists the row keys a command fired (including the rows of listener
 actions and of the choice points passed through).  A row that never fires is either unreachable
 (dead specification) or a gap in the machine's moves; both must be fixed.
@@ -24,8 +24,8 @@ from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
 from loop.agent_machine import AgentMachine
+from loopspec.loop.lifecycle import TABLE
 from loopspec.loop.state import AgentTransition
-from loopspec.loop.table import TABLE
 
 CI_BUDGET = 500 * 50  # the ci profile's examples times steps
 

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from conftest import REPO
-from loopspec.loop.table import TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.rules.catalogue import SpecFormatError
 from loopspec.specdoc.chapter_regions import begin, end, function_excerpt, with_regions
 from loopspec.specdoc.generate import render_all
@@ -21,7 +21,7 @@ from loopspec.specdoc.project import load_project
 EXCERPTS = {
     "spec/03-inbox-operations.md": ("model/loopspec/inbox/operations.py::mutate",),
     "spec/06-claim.md": ("model/loopspec/inbox/operations.py::claim",),
-    "spec/07-lifecycle.md": ("model/loopspec/loop/agent.py::step", "model/loopspec/loop/agent.py::_fire"),
+    "spec/07-lifecycle.md": ("model/loopspec/loop/lifecycle.py::step", "model/loopspec/loop/lifecycle.py::_fire"),
     "spec/08-pre-step-decision.md": ("model/loopspec/loop/pre_step.py::run_chain",),
 }
 
@@ -56,7 +56,7 @@ def test_contract_conditions_are_left_out_of_an_excerpt_and_said_to_be() -> None
     assert "post:" not in excerpt
     assert "Contracts (" not in excerpt
     assert '"""The one write path.' in excerpt
-    _, plain = function_excerpt(REPO, "model/loopspec/loop/agent.py::_fire")
+    _, plain = function_excerpt(REPO, "model/loopspec/loop/lifecycle.py::_fire")
     assert not plain
 
 
@@ -71,8 +71,8 @@ def test_a_stale_region_is_written_afresh() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    (f"{begin('code model/loopspec/loop/agent.py::no_such')}\n{end('code model/loopspec/loop/agent.py::no_such')}\n",
-     "defines no function 'no_such'"),
+    (f"{begin('code model/loopspec/loop/lifecycle.py::no_such')}\n"
+     f"{end('code model/loopspec/loop/lifecycle.py::no_such')}\n", "defines no function 'no_such'"),
     (f"{begin('drawing x')}\n{end('drawing x')}\n", "unknown kind 'drawing'"),
     (f"{begin('lifecycle-table')}\n", "has no matching END line"),
 ])

@@ -25,8 +25,9 @@ from loopspec.inbox import fold
 from loopspec.inbox.session import InboxSession
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.lifecycle import TABLE
+from loopspec.loop.phases import DECIDING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, TABLE
 from loopspec.rules.catalogue import Spec, heading_anchor, load_spec
 from loopspec.specdoc.traceability import META_TESTS, scan_file
 from loopspec.vectors.codec import CodecError, decode_command

@@ -20,8 +20,8 @@ def loopspec_import_graph() -> dict[str, set[str]]:
 
 def test_loopspec_has_no_import_cycle() -> None:
     graph = loopspec_import_graph()
-    assert "loopspec.loop.agent" in graph, "the import graph misses the model"
-    assert graph["loopspec.loop.agent"], "the import graph has no edges"
+    assert "loopspec.loop.lifecycle" in graph, "the import graph misses the model"
+    assert graph["loopspec.loop.lifecycle"], "the import graph has no edges"
     cycles = import_cycles(graph)
     assert not cycles, "import cycles: " + "; ".join(" -> ".join(cycle) for cycle in cycles)
 

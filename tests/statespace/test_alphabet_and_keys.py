@@ -15,7 +15,7 @@ import pytest
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import UserMessage
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import run, step
+from loopspec.loop.lifecycle import run, step
 from loopspec.loop.state import Agent
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key
@@ -83,7 +83,7 @@ def test_the_key_sees_what_the_future_reads() -> None:
     """An abort, a latched wake, a pending tool call, a marker at the log's end: each changes the key."""
     base, _ = run(Agent(), cmd.followup(UserMessage.create("a", "v0")), cmd.Decide())
     key = agent_key(base, Renaming())
-    for command in (cmd.Cancel(keep_inbox=True), cmd.StepResult("tool-call"), cmd.Restart()):
+    for command in (cmd.Cancel(keep_inbox=True), cmd.ToolCall(), cmd.Restart()):
         assert agent_key(step(base, command).agent, Renaming()) != key, command
     idle, _ = run(Agent(), cmd.Restart())
     assert agent_key(idle, Renaming()) != agent_key(Agent(), Renaming())  # the marker: no second one

@@ -31,28 +31,28 @@ def test_a_restart_before_the_first_event_needs_the_capability() -> None:
 
 def test_one_answer_per_step_allows_only_the_tools_finish_while_its_call_runs() -> None:
     stepping = run(cmd.followup(message("a")), ENTER)
-    assert not needs_lacked(LACKS, stepping, cmd.StepResult("tool-call"))
-    assert needs_lacked(LACKS, stepping, cmd.StepResult("tool-call", started=False))
-    calling = run(cmd.followup(message("a")), ENTER, cmd.StepResult("tool-call"))
+    assert not needs_lacked(LACKS, stepping, cmd.ToolCall())
+    assert needs_lacked(LACKS, stepping, cmd.ToolCall(started=False))
+    calling = run(cmd.followup(message("a")), ENTER, cmd.ToolCall())
     for kind in ("stop", "max-tokens", "fail", "request-error", "tool-result", "tool-call"):
-        assert needs_lacked(LACKS, calling, cmd.StepResult(kind)), kind
+        assert needs_lacked(LACKS, calling, cmd.STEP_RESULTS[kind]()), kind
     for kind in ("tool-calls", "tool-start"):
-        assert not needs_lacked(LACKS, calling, cmd.StepResult(kind)), kind
-    assert expressible_answer(LACKS, calling, cmd.StepResult("stop")) == cmd.StepResult("tool-calls")
-    aborted = run(cmd.followup(message("a")), ENTER, cmd.StepResult("tool-call"), cmd.Cancel())
-    assert not needs_lacked(LACKS, aborted, cmd.StepResult("tool-result"))  # the drain takes any answer
-    assert needs_lacked(LACKS, aborted, cmd.StepResult("tool-call"))
+        assert not needs_lacked(LACKS, calling, cmd.STEP_RESULTS[kind]()), kind
+    assert expressible_answer(LACKS, calling, cmd.Stop()) == cmd.ToolCalls()
+    aborted = run(cmd.followup(message("a")), ENTER, cmd.ToolCall(), cmd.Cancel())
+    assert not needs_lacked(LACKS, aborted, cmd.ToolResult())  # the drain takes any answer
+    assert needs_lacked(LACKS, aborted, cmd.ToolCall())
 
 
 def test_expressible_follows_the_model_through_a_sequence() -> None:
     def step(model: Model, command: cmd.Command) -> Model:
         return observe(model, command)[0]
 
-    fine: tuple[cmd.Command, ...] = (cmd.followup(message("a")), ENTER, cmd.StepResult("tool-call"),
-                                     cmd.StepResult("tool-calls"))
+    fine: tuple[cmd.Command, ...] = (cmd.followup(message("a")), ENTER, cmd.ToolCall(),
+                                     cmd.ToolCalls())
     assert expressible(LACKS, initial("full"), fine, step)
-    assert not expressible(LACKS, initial("full"), (*fine[:3], cmd.StepResult("stop")), step)
-    assert expressible((), initial("full"), (*fine[:3], cmd.StepResult("stop")), step)
+    assert not expressible(LACKS, initial("full"), (*fine[:3], cmd.Stop()), step)
+    assert expressible((), initial("full"), (*fine[:3], cmd.Stop()), step)
 
 
 def test_the_hello_answer_may_name_known_lacked_capabilities_only() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loopspec.loop.table import IDLE, PHASES
+from loopspec.loop.phases import IDLE, PHASES
 from loopspec.vectors import command_builders as builders
 from loopspec.vectors import command_gen as gen
 from loopspec.vectors.command_decoding import ACTION_OPS, ALIASES

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from loopspec.loop.table import TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.case import build_case
 from loopspec.vectors.coverage import coverage, pair_name, pairs_of

@@ -34,7 +34,7 @@ from hypothesis import settings
 from conftest import REPO
 from loopspec.data.messages import UserMessage
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.adapter.process import SubprocessAdapter

@@ -14,9 +14,8 @@ import random
 import pytest
 
 from loopspec.data.errors import CommandRefused
-from loopspec.loop.agent import run, step
+from loopspec.loop.lifecycle import TABLE, run, step
 from loopspec.loop.state import Agent
-from loopspec.loop.table import TABLE
 from loopspec.vectors.command_gen import Generator, RandomChooser
 from loopspec.vectors.row_pairs import Pair, reachable_pairs
 from loopspec.vectors.swarm import Swarm

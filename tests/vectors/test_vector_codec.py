@@ -25,7 +25,7 @@ from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import InboxTarget
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.vectors.codec import CodecError, decode_command, encode_command
 from loopspec.vectors.command_gen import Generator, RandomChooser, message
@@ -115,7 +115,7 @@ def test_aliases_and_defaults_decode_to_the_same_commands() -> None:
     assert decode_command({"op": "steer", "message": m.to_json()}) == cmd.steer(m)
     assert decode_command({"op": "cancel"}) == cmd.Cancel()
     assert decode_command({"op": "decide"}) == cmd.Decide()
-    assert decode_command({"op": "step-result", "kind": "stop"}) == cmd.StepResult("stop")
+    assert decode_command({"op": "step-result", "kind": "stop"}) == cmd.Stop()
     assert decode_command({"op": "turn-stopping"}) == cmd.TurnStopping()
     assert encode_command(cmd.Send(m, InboxTarget.NEXT_TURN, False))["op"] == "send"
 
@@ -154,3 +154,29 @@ def test_malformed_commands_are_refused_by_codec_and_schema(raw: object) -> None
     with pytest.raises(CodecError):
         decode_command(raw)
     assert not VALIDATOR.is_valid(raw)
+
+
+# The wire form of a step result before it was a union of classes: every field, defaults where the
+# kind has none (issue 24 kept it byte for byte).
+_OLD_STEP_WIRE = {"context": [], "conclude": False, "retry": False, "error": "step failed", "code": "UNKNOWN",
+                  "started": True}
+
+
+@pytest.mark.parametrize("kind", cmd.STEP_KINDS)
+def test_a_step_result_is_written_with_every_field_as_before(kind: str) -> None:
+    result = cmd.STEP_RESULTS[kind]()
+    assert result.kind == kind
+    assert json.dumps(encode_command(result)) == json.dumps({"op": "step-result", "kind": kind, **_OLD_STEP_WIRE})
+    assert decode_command({"op": "step-result", "kind": kind}) == result
+
+
+def test_a_step_results_own_fields_survive_and_others_are_refused() -> None:
+    carried = (cmd.ToolCalls((message("a"),), conclude=True), cmd.ToolCall(started=False),
+               cmd.RequestError(retry=True, error="e", code="C"), cmd.Fail(error="e", code="C"))
+    for result in carried:
+        assert decode_command(_wire(encode_command(result))) == result
+    for name, value in (("conclude", True), ("retry", True), ("started", False)):
+        with pytest.raises(CodecError, match=name):
+            decode_command({"op": "step-result", "kind": "stop", name: value})
+    # error and code may be written on any kind (command-language.md); only fail and request-error use them.
+    assert decode_command({"op": "step-result", "kind": "stop", "error": "x", "code": "Y"}) == cmd.Stop()

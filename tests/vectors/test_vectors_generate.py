@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from loopspec.cli import main
-from loopspec.loop.table import TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.case import CaseSpec, ProbeFailed, build_case
 from loopspec.vectors.profiles import case_ops, profiles_running

@@ -33,7 +33,7 @@ from loopspec.explore.invariants import Problem
 from loopspec.explore.space import ExplorationSpace
 from loopspec.explore.space import State as ModelState
 from loopspec.loop import commands as cmd
-from loopspec.loop.table import IDLE
+from loopspec.loop.phases import IDLE
 from loopspec.statespace.scope import Scope
 from loopspec.statespace.search import Edge
 from loopspec.vectors.capabilities import needs_lacked

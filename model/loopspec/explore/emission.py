@@ -26,8 +26,8 @@ from loopspec.inbox.operations import locate
 from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import TURN_START
 from loopspec.loop import commands as cmd
+from loopspec.loop.phases import IDLE
 from loopspec.loop.state import Agent, AgentTransition
-from loopspec.loop.table import IDLE
 
 EMISSION = "notifications follow their records"
 EDITS = "edits follow the coordinate rules"

@@ -16,7 +16,8 @@ from loopspec.explore.invariants import HEADLINE
 from loopspec.explore.judge import MAX_EVENTS, MAX_STATES
 from loopspec.explore.result import Exploration
 from loopspec.explore.space import LOG_RULES, RAISES
-from loopspec.loop.table import CHOICES, TABLE
+from loopspec.loop.lifecycle import TABLE
+from loopspec.loop.phases import CHOICES
 from loopspec.statespace.scope import KINDS, SCOPES
 
 INVARIANTS = (*HEADLINE, LOG_RULES, RAISES, EMISSION, EDITS)

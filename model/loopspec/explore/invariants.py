@@ -33,10 +33,11 @@ from loopspec.log.events import InboxSpliced
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TOOL_RESULT, TURN_END, TURN_START
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.lifecycle import TABLE
+from loopspec.loop.phases import DECIDING
 from loopspec.loop.projection import apply as lifecycle_apply
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
-from loopspec.loop.table import DECIDING, TABLE
 
 OWNERSHIP = "claim is an ownership transfer"
 REJECTION = "a rejection is balanced and opens no step"
@@ -164,7 +165,7 @@ def explicit_insertions(command: cmd.Command) -> list[UserMessage]:
     if isinstance(command, cmd.Splice):
         return list(command.inserted)
     if isinstance(command, cmd.StepResult):
-        return list(command.context)
+        return list(command.context) if isinstance(command, cmd.ToolCalls) else []
     actions: list[cmd.ListenerActionT] = []
     if isinstance(command, cmd.TurnStopping):
         actions = list(command.actions)

@@ -63,10 +63,10 @@ from loopspec.explore.judge_scope import scope_limit
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import ASSISTANT_MESSAGE, END_SEED, TOOL_RESULT
 from loopspec.log.wire import record_data
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
+from loopspec.loop.phases import STEPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import STEPPING
 from loopspec.statespace.canon import Renaming, agent_key
 from loopspec.statespace.search import Edge, breadth_first
 

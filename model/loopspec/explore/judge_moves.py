@@ -53,8 +53,8 @@ from loopspec.log.step_summary import text_answers
 from loopspec.log.wire import announces, end_reason, record_data
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.phases import DECIDING, STEPPING, STOPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 
 
 class Moves:
@@ -89,20 +89,20 @@ class Moves:
             out += self._decisions(run.aborted is not None, kind, data, pos)
         elif phase == STEPPING:
             if kind == ASSISTANT_MESSAGE and announces(data):
-                out += [cmd.StepResult("tool-call"), cmd.StepResult("tool-call", started=False)]
+                out += [cmd.ToolCall(), cmd.ToolCall(started=False)]
             elif kind in (STEP_END, TOOL_CALL, TOOL_RESULT):
                 if kind != STEP_END:
-                    out += [cmd.StepResult("tool-start"), cmd.StepResult("tool-result")]
-                out += [cmd.StepResult("stop"), cmd.StepResult("max-tokens")]
+                    out += [cmd.ToolStart(), cmd.ToolResult()]
+                out += [cmd.Stop(), cmd.MaxTokens()]
                 if not self.text_answer[pos]:  # RESULT-6: a text answer never asks to continue
-                    out += [cmd.StepResult("tool-calls"), cmd.StepResult("tool-calls", conclude=True)]
+                    out += [cmd.ToolCalls(), cmd.ToolCalls(conclude=True)]
                 error, end = self._error(pos), self.ends[pos]
                 if error is not None:
-                    out.append(cmd.StepResult("fail", error=error[0], code=error[1]))
+                    out.append(cmd.Fail(error=error[0], code=error[1]))
                 elif end is None or end.get("kind") == "interrupted":
                     # The log ends inside a failing step's closing, or a crash cut it after step/end
                     # (the message is never written; an abort with no call open writes the same).
-                    out.append(cmd.StepResult("fail"))
+                    out.append(cmd.Fail())
         elif phase == STOPPING and kind in (TURN_END, SPLICED):
             out.append(cmd.TurnStopping())
             error = self._error(pos)

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from loopspec.explore.result import Exploration
-from loopspec.loop.table import TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.statespace.pairs import Commands, Pair
 from loopspec.vectors.case import CaseSpec, build_case, case_text
 from loopspec.vectors.codec import encode_command

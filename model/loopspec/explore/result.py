@@ -10,7 +10,7 @@ import attrs
 
 from loopspec.explore.invariants import Problem
 from loopspec.loop import commands as cmd
-from loopspec.loop.table import TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.statespace.pairs import Commands, Pair
 from loopspec.statespace.scope import Scope
 

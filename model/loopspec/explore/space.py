@@ -18,8 +18,8 @@ from loopspec.data.errors import CommandRefused, InvalidEvent
 from loopspec.explore import log_rules
 from loopspec.explore.emission import edit_semantics, emission
 from loopspec.explore.invariants import REPLAY, Problem, Reading, headline
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key

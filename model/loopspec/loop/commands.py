@@ -8,6 +8,10 @@ Making the environment explicit is what keeps a run pure and replayable.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import ClassVar
+
 import attrs
 
 from loopspec.data.messages import Messages
@@ -31,8 +35,9 @@ from loopspec.loop.pre_step import Listener
 
 # The edits, sends and cancel are defined with the listener actions; they are commands too.
 __all__ = [
-    "STEP_KINDS", "USER_CAUSE", "Append", "Cancel", "Clear", "Command", "Decide", "InboxEdit", "ListenerActionT",
-    "Prepend", "Remove", "Replace", "Restart", "Send", "Splice", "StepResult", "TurnStopping", "followup", "inject",
+    "STEP_KINDS", "STEP_RESULTS", "USER_CAUSE", "Append", "Cancel", "Clear", "Command", "Decide", "Fail", "InboxEdit",
+    "ListenerActionT", "MaxTokens", "Prepend", "Remove", "Replace", "RequestError", "Restart", "Send", "Splice",
+    "StepResult", "Stop", "ToolCall", "ToolCalls", "ToolResult", "ToolStart", "TurnStopping", "followup", "inject",
     "steer",
 ]
 
@@ -49,45 +54,90 @@ class Decide:
     listeners: tuple[Listener, ...] = ()
 
 
-STEP_KINDS = ("stop", "max-tokens", "tool-calls", "tool-call", "tool-start", "tool-result", "request-error", "fail")
+# ---- how the running step's model call and tools ended (RESULT-1 … RESULT-3) ----
+# One frozen class per kind, each with exactly the fields that kind carries; ``kind`` is its name
+# on the wire (vectors, adapters, recordings), the key of :data:`STEP_RESULTS`.
 
 
 @attrs.frozen
-class StepResult:
-    """How the running step's model call and tools ended (RESULT-1 … RESULT-3).
+class Stop:
+    """A final answer (RESULT-1)."""
 
-    * ``stop`` / ``max-tokens`` — a final answer (the latter hit the output ceiling);
-    * ``tool-calls`` — tools ran; ``context`` is tool-produced context for next-step, and
-      ``conclude`` is true when a tool concluded the turn;
-    * ``tool-call`` — not the step's end but a point inside it: the model's answer announced one
-      more tool call and, when ``started``, its tool began; the step stays open, so a crash here
-      leaves the call unanswered for crash repair (REPAIR-1).  The step's finishing result answers
-      every pending call (RESULT-2);
-    * ``tool-start`` — a point inside the step: the oldest announced call whose tool had not
-      started starts (``tool/call``); none such, nothing written;
-    * ``tool-result`` — also a point inside the step: the oldest pending call's tool finished (it
-      is started first if it had not been) and its ``tool/result`` is written; nothing pending,
-      nothing written;
-    * ``request-error`` — the request failed; ``retry`` is the handler's answer;
-    * ``fail`` — any other failure inside the step.
-    """
+    kind: ClassVar[str] = "stop"
 
-    kind: str = attrs.field(validator=attrs.validators.in_(STEP_KINDS))
+
+@attrs.frozen
+class MaxTokens:
+    """A final answer that hit the output ceiling (RESULT-1: sticky within the turn)."""
+
+    kind: ClassVar[str] = "max-tokens"
+
+
+@attrs.frozen
+class ToolCalls:
+    """Tools ran: ``context`` is tool-produced context for next-step, ``conclude`` that a tool
+    concluded the turn (RESULT-2)."""
+
+    kind: ClassVar[str] = "tool-calls"
     context: Messages = ()
     conclude: bool = False
+
+
+@attrs.frozen
+class ToolCall:
+    """Not the step's end but a point inside it: the model's answer announced one more tool call
+    and, when ``started``, its tool began; the step stays open, so a crash here leaves the call
+    unanswered for crash repair (REPAIR-1).  The step's finishing result answers every pending
+    call (RESULT-2)."""
+
+    kind: ClassVar[str] = "tool-call"
+    started: bool = True
+
+
+@attrs.frozen
+class ToolStart:
+    """A point inside the step: the oldest announced call whose tool had not started starts
+    (``tool/call``); none such, nothing written."""
+
+    kind: ClassVar[str] = "tool-start"
+
+
+@attrs.frozen
+class ToolResult:
+    """A point inside the step: the oldest pending call's tool finished (it is started first if it
+    had not been) and its ``tool/result`` is written; nothing pending, nothing written."""
+
+    kind: ClassVar[str] = "tool-result"
+
+
+@attrs.frozen
+class RequestError:
+    """The request failed; ``retry`` is the handler's answer, ``error``/``code`` what a failure
+    not retried reports (RESULT-3)."""
+
+    kind: ClassVar[str] = "request-error"
     retry: bool = False
     error: str = "step failed"
     code: str = "UNKNOWN"
-    started: bool = True
 
-    def __attrs_post_init__(self) -> None:
-        # Each field belongs to one kind of result; elsewhere it would describe nothing real.
-        if (self.context or self.conclude) and self.kind != "tool-calls":
-            raise ValueError(f"context and conclude belong to a tool-calls result, not {self.kind!r}")
-        if self.retry and self.kind != "request-error":
-            raise ValueError(f"retry belongs to a request-error result, not {self.kind!r}")
-        if not self.started and self.kind != "tool-call":
-            raise ValueError(f"started belongs to a tool-call result, not {self.kind!r}")
+
+@attrs.frozen
+class Fail:
+    """Any other failure inside the step (RESULT-3)."""
+
+    kind: ClassVar[str] = "fail"
+    error: str = "step failed"
+    code: str = "UNKNOWN"
+
+
+StepResult = Stop | MaxTokens | ToolCalls | ToolCall | ToolStart | ToolResult | RequestError | Fail
+"""How the running step's model call and tools ended (RESULT-1 … RESULT-3)."""
+
+# Read-only: each kind of step result by its wire name, in the order the spec lists them.
+STEP_RESULTS: Mapping[str, type[StepResult]] = MappingProxyType({
+    c.kind: c for c in (Stop, MaxTokens, ToolCalls, ToolCall, ToolStart, ToolResult, RequestError, Fail)
+})
+STEP_KINDS = tuple(STEP_RESULTS)
 
 
 @attrs.frozen

@@ -63,7 +63,7 @@ def _latch(work: Work, _: str) -> None:
     cause = work.run.aborted
     disposed = isinstance(cause, JsonObject) and cause.get("kind") == "disposed"
     if not disposed:  # CANCEL-4: a disposed agent never replays a wake
-        work.set_run(wake_requested=True)
+        work.run = attrs.evolve(work.run, wake_requested=True)
 
 
 def _clear_unless_keep(work: Work, _: str) -> None:
@@ -72,13 +72,13 @@ def _clear_unless_keep(work: Work, _: str) -> None:
         return
     work.commit(ops.clear(work.agent.inbox))  # CANCEL-1: clear (next-step first) before the abort
     if work.agent.running is not None:
-        work.set_run(wake_requested=False)
+        work.run = attrs.evolve(work.run, wake_requested=False)
 
 
 def _abort(work: Work, _: str) -> None:
     assert isinstance(work.command, cmd.Cancel)
     if work.run.aborted is None:  # the first cause wins for a turn's signal
-        work.set_run(aborted=work.command.cause)
+        work.run = attrs.evolve(work.run, aborted=work.command.cause)
 
 
 def _status(status: Status) -> Callable[[Work, str], None]:
@@ -98,7 +98,7 @@ def _claim(target: InboxTarget) -> Callable[[Work, str], None]:
     def effect(work: Work, _: str) -> None:
         out = ops.claim(work.agent.inbox, target, work.run.turn)  # CLAIM-1, CLAIM-2, CLAIM-4
         work.commit(out)
-        work.set_run(batch=out.removed)
+        work.run = attrs.evolve(work.run, batch=out.removed)
 
     return effect
 
@@ -125,7 +125,7 @@ END_REASONS: Mapping[str, Callable[[Work], Frozen]] = MappingProxyType({
 
 def _end_turn(work: Work, kind: str) -> None:
     work.write(rec.turn_end(work.run.turn, END_REASONS[kind](work)))
-    work.set_run(ended=kind, normal_exit=kind == "finished", batch=())
+    work.run = attrs.evolve(work.run, normal_exit=kind == "finished", batch=())
 
 
 def _agent_error(work: Work, _: str) -> None:
@@ -135,7 +135,7 @@ def _agent_error(work: Work, _: str) -> None:
 
 def _step_start(work: Work, _: str) -> None:
     step = work.run.step + 1
-    work.set_run(step=step, step_open=True, batch=())
+    work.run = attrs.evolve(work.run, step=step, step_open=True, batch=())
     work.write(rec.step_start(work.run.turn, step))
 
 
@@ -147,16 +147,16 @@ def _enter_messages(work: Work, _: str) -> None:
 
 def _step_end(work: Work, _: str) -> None:
     work.write(rec.step_end(work.run.turn, work.run.step))
-    work.set_run(step_open=False, calls=(), announced=0)
+    work.run = attrs.evolve(work.run, step_open=False, calls=(), announced=0)
 
 
 def _call_tool(work: Work, _: str) -> None:
     # RESULT-2: the step's model answer announces a call, and a tool may start; the step stays open.
     result, run = work.result, work.run
-    assert result is not None
+    assert isinstance(result, cmd.ToolCall)
     call = rec.call_id(run.turn, run.step, run.announced + 1)  # numbered over the whole step, answered or not
     work.write(rec.tool_announcement(run.turn, run.step, call), surface_op=rec.SURFACE_APPEND)
-    work.set_run(calls=(*run.calls, (call, False)), announced=run.announced + 1)
+    work.run = attrs.evolve(work.run, calls=(*run.calls, (call, False)), announced=run.announced + 1)
     if result.started:  # LOG-11: what starts is the oldest call not started yet, this one when none is older
         _start_call(work, "")
 
@@ -194,20 +194,20 @@ def _start_call(work: Work, _: str) -> None:
         work.write(rec.tool_call(run.turn, run.step, call))
         calls = list(run.calls)
         calls[waiting[0]] = (call, True)
-        work.set_run(calls=tuple(calls))
+        work.run = attrs.evolve(work.run, calls=tuple(calls))
 
 
 def _answer_call(work: Work, _: str) -> None:
     # One tool finished: the oldest pending call is started (if it had not been) and answered (LOG-4, LOG-11).
     calls = work.run.calls
     _answer(work, calls[:1])
-    work.set_run(calls=calls[1:])
+    work.run = attrs.evolve(work.run, calls=calls[1:])
 
 
 def _answer_calls(work: Work, _: str) -> None:
     # A finishing step's tools have run: each pending call is started (if it had not) and answered (LOG-4, LOG-11).
     _answer(work, work.run.calls)
-    work.set_run(calls=())
+    work.run = attrs.evolve(work.run, calls=())
 
 
 def _drain_calls(work: Work, _: str) -> None:
@@ -216,7 +216,7 @@ def _drain_calls(work: Work, _: str) -> None:
     calls = work.run.calls
     started = tuple(c for c in calls if c[1])
     _answer(work, started)
-    work.set_run(calls=calls[len(started):])
+    work.run = attrs.evolve(work.run, calls=calls[len(started):])
 
 
 def _skip_calls(work: Work, _: str) -> None:
@@ -227,18 +227,18 @@ def _skip_calls(work: Work, _: str) -> None:
         assert not started, "drain-calls answers the started calls first"
         work.write(rec.tool_call(run.turn, run.step, call))
         write_tool_result(work, rec.skipped_tool_result(run.turn, run.step, call), call)
-    work.set_run(calls=())
+    work.run = attrs.evolve(work.run, calls=())
 
 
 def _set_turn_ends(work: Work, _: str) -> None:
     result = work.result
     assert result is not None
-    ends = {"stop": rec.COMPLETED, "max-tokens": rec.MAX_TOKENS}.get(result.kind)
-    if result.kind == "tool-calls" and result.conclude:
+    ends = {cmd.Stop: rec.COMPLETED, cmd.MaxTokens: rec.MAX_TOKENS}.get(type(result))
+    if isinstance(result, cmd.ToolCalls) and result.conclude:
         ends = rec.COMPLETED
     if work.run.turn_ends == rec.MAX_TOKENS:  # RESULT-1: max-tokens is sticky within the turn
         ends = rec.MAX_TOKENS
-    work.set_run(turn_ends=ends)
+    work.run = attrs.evolve(work.run, turn_ends=ends)
 
 
 def _repair(work: Work, _: str) -> None:

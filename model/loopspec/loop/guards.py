@@ -1,9 +1,13 @@
 """The named guards of the lifecycle table (spec areas DECIDE, RESULT, CHAIN, CANCEL).
 
-The table (:mod:`loopspec.loop.table`) names a guard per row; :data:`GUARDS` maps each name to a
-predicate over the command's work in progress.  The agent fires the first row of ``(phase,
-input)`` whose guard holds, so a guard only has to separate its row from the rows listed after
-it.  A test checks that every name the table uses is here and every predicate here is used.
+The table (:mod:`loopspec.loop.lifecycle`) names a guard per row; :data:`GUARDS` maps each name to
+a predicate over the command's work in progress.  The guards of one ``(phase, input)`` are
+mutually exclusive and, where a row must fire, one of them holds: each guard states all of its
+row's condition, not only what separates it from a row listed before it, so the table could list
+its rows in any order (``tests/loop/test_guard_exclusion.py`` proves both over the explored
+states).  At an await point the answers split first by the turn's signal (``aborted``), then by
+whether the listeners, tools or step threw (``raised``), then by what they answered.  A test checks
+that every name the table uses is here and every predicate here is used.
 """
 
 from __future__ import annotations
@@ -17,13 +21,15 @@ from loopspec.loop.work import Work
 
 Guard = Callable[[Work], bool]
 
+# The step results that finish the step (RESULT-1, RESULT-2); the others keep it open or fail it.
+FINISHING = (cmd.Stop, cmd.MaxTokens, cmd.ToolCalls)
+
 
 def always(_: Work) -> bool:
     return True
 
 
-def aborted(work: Work) -> bool:
-    """The running turn's signal is aborted (CANCEL-3): await points end the turn ``aborted``."""
+def _signal_aborted(work: Work) -> bool:
     run = work.agent.running
     return run is not None and run.aborted is not None
 
@@ -35,82 +41,115 @@ def draining(work: Work) -> bool:
     run, answer = work.agent.running, work.command
     # An aborted turn's answer runs no prelude (work.result stays unset): the command itself says
     # which tool finished.
-    finished_tool = isinstance(answer, cmd.StepResult) and answer.kind == "tool-result"
+    finished_tool = isinstance(answer, cmd.ToolResult)
     # The last started call's answer is not a drain: the real scheduler closes the tool phase as
     # soon as nothing it started is in flight (finding F9), which is the `aborted` row's work.
     calls = run.calls if run is not None else ()
-    return aborted(work) and finished_tool and len(calls) > 1 and calls[0][1] and calls[1][1]
+    return _signal_aborted(work) and finished_tool and len(calls) > 1 and calls[0][1] and calls[1][1]
+
+
+def aborted(work: Work) -> bool:
+    """The running turn's signal is aborted (CANCEL-3): await points end the turn ``aborted`` —
+    except a drained tool's answer, which keeps the aborted step open (CANCEL-5)."""
+    return _signal_aborted(work) and not draining(work)
 
 
 def not_aborted(work: Work) -> bool:
-    return not aborted(work)
+    return not _signal_aborted(work)
 
 
 def raised(work: Work) -> bool:
-    """A listener, a tool or the step threw (DECIDE-7, RESULT-3, RESULT-4)."""
-    return work.raised is not None
+    """A listener, a tool or the step threw (DECIDE-7, RESULT-3, RESULT-4) in a turn not aborted."""
+    return not _signal_aborted(work) and work.raised is not None
+
+
+def _answered(work: Work) -> bool:
+    """The answer stands on its own: the turn is not aborted and nothing threw."""
+    return not _signal_aborted(work) and work.raised is None
 
 
 def reject(work: Work) -> bool:
-    return isinstance(work.decision, Reject)
+    return _answered(work) and isinstance(work.decision, Reject)
 
 
 def _empty_entry(work: Work) -> bool:
-    return isinstance(work.decision, Enter) and not work.decision.messages
+    return _answered(work) and isinstance(work.decision, Enter) and not work.decision.messages
+
+
+def _first_boundary(work: Work) -> bool:
+    run = work.agent.running
+    return run is not None and run.turn_ends is None and run.step == 0
+
+
+def _after_finished(work: Work) -> bool:
+    run = work.agent.running
+    return run is not None and run.turn_ends is not None
 
 
 def empty_first_entry(work: Work) -> bool:
     """DECIDE-6: an empty entry at the first boundary closes a balanced, step-less turn."""
-    run = work.agent.running
-    return _empty_entry(work) and run is not None and run.turn_ends is None and run.step == 0
+    return _empty_entry(work) and _first_boundary(work)
 
 
 def empty_after_finished(work: Work) -> bool:
     """DECIDE-6: an empty entry after a finishing step ends the turn with that step's reason."""
-    run = work.agent.running
-    return _empty_entry(work) and run is not None and run.turn_ends is not None
+    return _empty_entry(work) and _after_finished(work)
 
 
 def enter(work: Work) -> bool:
-    return isinstance(work.decision, Enter)
+    """DECIDE-8: an entry opens a step, an empty one too where no DECIDE-6 end applies."""
+    if not (_answered(work) and isinstance(work.decision, Enter)):
+        return False
+    return bool(work.decision.messages) or not (_first_boundary(work) or _after_finished(work))
+
+
+def _result_is(work: Work, kind: type[cmd.StepResult]) -> bool:
+    return _answered(work) and isinstance(work.result, kind)
 
 
 def retry(work: Work) -> bool:
     """RESULT-3: a request error the handler retries stays inside the same step."""
-    return work.result is not None and work.result.kind == "request-error" and work.result.retry
+    return _result_is(work, cmd.RequestError)  # a request error not retried is raised
 
 
 def tool_call(work: Work) -> bool:
     """RESULT-2: the model announced a tool call; the step stays open while its tool runs."""
-    return work.result is not None and work.result.kind == "tool-call"
+    return _result_is(work, cmd.ToolCall)
 
 
 def tool_start(work: Work) -> bool:
     """RESULT-2: an announced call's tool started; the step stays open while it runs."""
-    return work.result is not None and work.result.kind == "tool-start"
+    return _result_is(work, cmd.ToolStart)
 
 
 def tool_result(work: Work) -> bool:
     """RESULT-2: one of the step's tools finished; the step stays open for the others."""
-    return work.result is not None and work.result.kind == "tool-result"
+    return _result_is(work, cmd.ToolResult)
 
 
 def finished(work: Work) -> bool:
-    """A step's result that is neither a retry nor a failure; at turn-stopping, nothing steered in."""
-    if work.result is not None:
-        return True
+    """A step's finishing result (RESULT-1, RESULT-2); at turn-stopping, nothing steered in (RESULT-4)."""
+    if not _answered(work):
+        return False
+    if isinstance(work.command, cmd.StepResult):
+        return isinstance(work.result, FINISHING)
     return not work.agent.inbox.next_step
 
 
 def extended(work: Work) -> bool:
     """RESULT-4: turn-stopping listeners steered input in, so the turn goes on."""
-    return bool(work.agent.inbox.next_step)
+    return _answered(work) and bool(work.agent.inbox.next_step)
 
 
 def stopping_due(work: Work) -> bool:
     """RESULT-4: the step settled the turn's end and nothing waits in next-step."""
     run = work.agent.running
     return run is not None and run.turn_ends is not None and not work.agent.inbox.next_step
+
+
+def next_boundary(work: Work) -> bool:
+    """CLAIM-1: the turn goes on to its next boundary unless its stop is due."""
+    return not stopping_due(work)
 
 
 def chain(work: Work) -> bool:
@@ -120,9 +159,15 @@ def chain(work: Work) -> bool:
 
 
 def latched(work: Work) -> bool:
-    """CANCEL-4: a waking send latched after the abort replays once the aborted turn ended."""
+    """CANCEL-4: a waking send latched after the abort replays once the aborted turn ended (an
+    aborted end is never a normal one, so this never meets ``chain``)."""
     run = work.agent.running
-    return run is not None and run.wake_requested and work.agent.inbox.has_pending
+    return run is not None and run.wake_requested and not run.normal_exit and work.agent.inbox.has_pending
+
+
+def park(work: Work) -> bool:
+    """CHAIN-2: any other end, or nothing pending, parks the inbox."""
+    return not (chain(work) or latched(work))
 
 
 # Read-only: the table names guards, this maps names to code.
@@ -144,8 +189,8 @@ GUARDS: Mapping[str, Guard] = MappingProxyType({
     "finished": finished,
     "extended": extended,
     "stopping-due": stopping_due,
-    "next-boundary": always,
+    "next-boundary": next_boundary,
     "chain": chain,
     "latched": latched,
-    "park": always,
+    "park": park,
 })

@@ -1,6 +1,6 @@
 """The agent's state: inbox, log, lifecycle phase and the running turn (spec areas TURN, STEP, STATUS).
 
-Everything is a frozen value; :mod:`loopspec.loop.agent` maps ``(Agent, command)`` to the next one.
+Everything is a frozen value; :mod:`loopspec.loop.lifecycle` maps ``(Agent, command)`` to the next one.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages
 from loopspec.data.notifications import Notification, Status
 from loopspec.log.events import SessionEvent
 from loopspec.log.session import SessionLog
-from loopspec.loop.table import IDLE
+from loopspec.loop.phases import IDLE
 
 
 @attrs.frozen
@@ -27,8 +27,8 @@ class RunningTurn:
     * ``batch`` — the claimed batch awaiting its pre-step decision;
     * ``calls`` — the open step's tool calls awaiting their ``tool/result``: ``(call id, started)``;
     * ``announced`` — how many tool calls the open step has announced (the next call's number);
-    * ``ended`` / ``normal_exit`` / ``failure`` — what the just-written ``turn/end`` was, read by
-      the ``turn-ended`` choice, and the failure an ``error`` end reports.
+    * ``normal_exit`` — the just-written ``turn/end`` was a normal end (``finished``), read by the
+      ``turn-ended`` choice (CHAIN-1).
     """
 
     turn: int
@@ -40,9 +40,7 @@ class RunningTurn:
     batch: Messages = ()
     calls: tuple[tuple[str, bool], ...] = ()
     announced: int = 0
-    ended: str | None = None
     normal_exit: bool = False
-    failure: Frozen = None
 
 
 @attrs.frozen

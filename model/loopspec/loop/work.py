@@ -1,18 +1,15 @@
 """One command's work in progress: the agent as the effects leave it, and what they emitted.
 
-A :class:`Work` lives for a single :func:`loopspec.loop.agent.step` call.  Guards
-(:mod:`loopspec.loop.guards`) read it and effects (:mod:`loopspec.loop.effects`) change it; the
-agent turns it into an :class:`~loopspec.loop.state.AgentTransition` at the end.
+A :class:`Work` lives for a single command run by :func:`loopspec.loop.lifecycle.step`.  Guards
+(:mod:`loopspec.loop.guards`) read it, preludes (:mod:`loopspec.loop.preludes`) and effects
+(:mod:`loopspec.loop.effects`) change it; the driver turns it into an
+:class:`~loopspec.loop.state.AgentTransition` at the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import attrs
 
-from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import Messages
 from loopspec.data.notifications import Notification
@@ -22,11 +19,11 @@ from loopspec.log.kinds import SPLICED
 from loopspec.log.session import Record
 from loopspec.loop import commands as cmd
 from loopspec.loop.pre_step import PreStepDecision
-from loopspec.loop.state import Agent, AgentTransition, RunningTurn
+from loopspec.loop.state import Agent, RunningTurn
 
 
 class Work:
-    """Accumulates one command's effects; private to a single :func:`loopspec.loop.agent.step` call."""
+    """Accumulates one command's effects; private to the driver's run of that command."""
 
     def __init__(self, agent: Agent, command: cmd.Command) -> None:
         self.agent = agent
@@ -49,8 +46,10 @@ class Work:
         assert self.agent.running is not None, "effect needs a running turn"
         return self.agent.running
 
-    def set_run(self, **changes: Any) -> None:
-        self.agent = attrs.evolve(self.agent, running=attrs.evolve(self.run, **changes))
+    @run.setter
+    def run(self, run: RunningTurn) -> None:
+        # Effects change the running turn with typed ``attrs.evolve(work.run, field=...)`` calls.
+        self.agent = attrs.evolve(self.agent, running=run)
 
     def write(self, *records: Record, surface_op: str | None = None,
               source_event_seqs: tuple[int, ...] | None = None) -> None:
@@ -72,21 +71,11 @@ class Work:
                 self.notify(item)
         self.agent = attrs.evolve(self.agent, inbox=outcome.state)
 
+    def absorb(self, inner: Work) -> None:
+        """Take over what a command run inside this one (a listener's action) did, after it."""
+        self.agent = inner.agent
+        self.events.extend(inner.events)
+        self.notes.extend(inner.notes)
+        self.trace.extend(inner.trace)
+        self.fired.extend(inner.fired)
 
-def run_actions(
-    work: Work,
-    actions: tuple[cmd.ListenerActionT, ...],
-    step: Callable[[Agent, cmd.Command], AgentTransition],
-) -> str | None:
-    """Perform listeners' actions through the table; the first refusal's message, if any."""
-    for action in actions:
-        try:
-            transition = step(work.agent, action)
-        except CommandRefused as err:
-            return err.message
-        work.agent = transition.agent
-        work.events.extend(transition.events)
-        work.notes.extend(transition.notifications)
-        work.trace.extend(transition.trace)
-        work.fired.extend(transition.fired)
-    return None

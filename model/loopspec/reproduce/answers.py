@@ -72,7 +72,7 @@ def error_end(event: SessionEvent | None) -> tuple[str, str] | None:
 def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepResult:
     """How the open step ``run.turn``.``run.step`` ended, as the log shows it."""
     if run.aborted is not None:
-        return cmd.StepResult("stop")  # CANCEL-3: the aborted row fires whatever the step returned
+        return cmd.Stop()  # CANCEL-3: the aborted row fires whatever the step returned
     inside = summarize(e.to_json() for e in events
                        if (_get(e.data, "turn"), _get(e.data, "step")) == (run.turn, run.step)
                        and e.type not in (STEP_START, STEP_END))
@@ -80,16 +80,16 @@ def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepRes
     after = _after_step_end(events, run.turn, run.step)
     failure = error_end(after)
     if failure is not None and finish not in NORMAL_FINISHES:
-        return cmd.StepResult("fail", error=failure[0], code=failure[1])
+        return cmd.Fail(error=failure[0], code=failure[1])
     if inside.calls_tools or finish == "tool-calls":
         # A concluding tool sets the turn's end, so only a normal end (completed, or max-tokens
         # when sticky, RESULT-1) right after the step shows it; a blocked one is the next
         # boundary's pre-step rejecting (DECIDE-5), which concluded nothing.
         concluded = after is not None and after.type == TURN_END and (
             rec.reason_kind(_get(after.data, "reason")) in (rec.COMPLETED, rec.MAX_TOKENS))
-        return cmd.StepResult("tool-calls", conclude=concluded)
+        return cmd.ToolCalls(conclude=concluded)
     if finish in ("stop", "max-tokens"):
-        return cmd.StepResult(finish)
+        return cmd.STEP_RESULTS[finish]()
     said = f"its finish reason is {finish!r}" if finish else "it has no finish chunk and no tool call"
     raise CannotTell(f"cannot tell how step {run.turn}.{run.step} ended: {said}, and no error turn/end follows")
 

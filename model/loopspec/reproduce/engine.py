@@ -1,6 +1,6 @@
 """The engine: drive the model through a recording, record by record, and stop at the first difference.
 
-The model (:func:`loopspec.loop.agent.step`) emits a command's durable events and notifications at
+The model (:func:`loopspec.loop.lifecycle.step`) emits a command's durable events and notifications at
 once; they wait in ``pending`` until the recording shows them.  Each record is handled by the
 function registered for its class in :data:`loopspec.reproduce.run.HANDLERS`:
 
@@ -36,10 +36,10 @@ from loopspec.log.kinds import (
     SPLICED,
     TURN_STOPPING_HOOK,
 )
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
+from loopspec.loop.phases import DECIDING, RUNNING, STEPPING, STOPPING
 from loopspec.loop.state import Agent, AgentTransition
-from loopspec.loop.table import DECIDING, RUNNING, STEPPING, STOPPING
 from loopspec.reproduce import answers
 from loopspec.reproduce import records as r
 from loopspec.reproduce.calls import CALLS

@@ -29,11 +29,11 @@ from loopspec.check.live_shape import NOTIFYING
 from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import Messages
 from loopspec.log.kinds import PRE_STEP_HOOK
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.actions import Cancel, InboxEdit, ListenerActionT, Send
+from loopspec.loop.phases import STOPPING
 from loopspec.loop.pre_step import Throw, Veto, Wrap
-from loopspec.loop.table import STOPPING
 from loopspec.reproduce import pre_steps
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import error_message, output_json, refusal_text, rule_of

@@ -20,8 +20,8 @@ from loopspec.data.json_value import JsonObject
 from loopspec.data.messages import UserMessage
 from loopspec.log.kinds import STEP_END, TURN_END, USER_MESSAGE
 from loopspec.loop import commands as cmd
+from loopspec.loop.phases import DECIDING
 from loopspec.loop.pre_step import Enter, PreStepDecision, Reject, Throw, Veto
-from loopspec.loop.table import DECIDING
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import error_message
 from loopspec.reproduce.engine import Engine

@@ -25,8 +25,8 @@ from __future__ import annotations
 import attrs
 
 from loopspec.data.json_value import Thawed, freeze
-from loopspec.loop import agent as lifecycle
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.state import Agent
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import event_json, rule_of

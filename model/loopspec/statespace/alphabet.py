@@ -33,8 +33,8 @@ from loopspec.inbox.normalize import JsNumber, normalize
 from loopspec.inbox.operations import locate
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.phases import DECIDING, STEPPING, STOPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 from loopspec.statespace import scope as sc
 from loopspec.statespace.mentions import canonical
 
@@ -94,14 +94,14 @@ class Alphabet:
     # ---- the menus ----
 
     def _results(self) -> tuple[cmd.StepResult, ...]:
-        out = [cmd.StepResult("stop"), cmd.StepResult("max-tokens")]
+        out: list[cmd.StepResult] = [cmd.Stop(), cmd.MaxTokens()]
         for context in [(), *((m,) for m in self.messages)]:
-            out += [cmd.StepResult("tool-calls", context), cmd.StepResult("tool-calls", context, conclude=True)]
+            out += [cmd.ToolCalls(context), cmd.ToolCalls(context, conclude=True)]
         out += [
-            cmd.StepResult("tool-call"), cmd.StepResult("tool-call", started=False),
-            cmd.StepResult("tool-start"), cmd.StepResult("tool-result"),
-            cmd.StepResult("request-error", retry=True), cmd.StepResult("request-error", code="RATE_LIMITED"),
-            cmd.StepResult("fail"),
+            cmd.ToolCall(), cmd.ToolCall(started=False),
+            cmd.ToolStart(), cmd.ToolResult(),
+            cmd.RequestError(retry=True), cmd.RequestError(code="RATE_LIMITED"),
+            cmd.Fail(),
         ]
         return tuple(out)
 
@@ -246,7 +246,7 @@ class Alphabet:
 
     def _wrong(self, phase: str) -> list[tuple[Hashable, cmd.Command]]:
         # One answer per await point the agent is not at: the table has no row there (INPUT-4).
-        wrong: dict[str, cmd.Command] = {DECIDING: cmd.Decide(), STEPPING: cmd.StepResult("stop"),
+        wrong: dict[str, cmd.Command] = {DECIDING: cmd.Decide(), STEPPING: cmd.Stop(),
                                          STOPPING: cmd.TurnStopping()}
         return [(("wrong", at), answer) for at, answer in wrong.items() if at != phase]
 

@@ -68,7 +68,7 @@ def agent_key(agent: Agent, names: Renaming) -> Hashable:
     if run is not None:
         running = (
             run.step, run.step_open, run.aborted, run.wake_requested, run.turn_ends, names.messages(run.batch),
-            tuple(started for _, started in run.calls), run.announced, run.ended, run.normal_exit, run.failure,
+            tuple(started for _, started in run.calls), run.announced, run.normal_exit,
         )
     events = agent.log.events
     marked = bool(events) and events[-1].type == END_SEED

@@ -40,7 +40,7 @@ def mentioned(command: object) -> list[str]:
     if isinstance(command, cmd.Decide):
         return mentioned(command.listeners)
     if isinstance(command, cmd.StepResult):
-        return mentioned(command.context)
+        return mentioned(command.context) if isinstance(command, cmd.ToolCalls) else []
     if isinstance(command, cmd.TurnStopping):
         return mentioned(command.actions)
     if isinstance(command, ls.Wrap):

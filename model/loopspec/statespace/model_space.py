@@ -1,6 +1,6 @@
 """The model alone as a search space.
 
-:class:`ModelSpace` steps the agent (:func:`loopspec.loop.agent.step`) over a scope's alphabet and
+:class:`ModelSpace` steps the agent (:func:`loopspec.loop.lifecycle.step`) over a scope's alphabet and
 keys states by :func:`.canon.agent_key`; refused commands lead nowhere.  It checks nothing — the
 invariants and the log checker are added one layer up (:mod:`loopspec.explore`).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator
 
 from loopspec.data.errors import CommandRefused
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key

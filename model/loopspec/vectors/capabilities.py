@@ -27,12 +27,12 @@ def _several_answers(agent: object, command: object) -> bool:
     run = agent.running
     if run is None or not run.step_open:
         return False
-    if command.kind == "tool-call" and (not command.started or run.calls):
+    if isinstance(command, cmd.ToolCall) and (not command.started or run.calls):
         return True  # announced without starting, or a second call while the answer's calls run
     if run.aborted is not None or not run.calls:
         return False  # an aborted step takes any answer; with no call pending every answer is one
     # The answer's call is running: only the tool's own finish (with its context) ends it.
-    return command.kind not in ("tool-calls", "tool-start")
+    return not isinstance(command, cmd.ToolCalls | cmd.ToolStart)
 
 
 # How often drive draws again before it answers the await point the one way the adapter can take.
@@ -42,7 +42,7 @@ LACKED_REDRAWS = 8
 def _the_answer_it_takes(agent: object, command: object) -> cmd.StepResult:
     """The step answer an adapter with one answer per step can take in ``agent``'s state."""
     run = agent.running if isinstance(agent, Agent) else None
-    return cmd.StepResult("tool-calls") if run is not None and run.calls else cmd.StepResult("tool-call")
+    return cmd.ToolCalls() if run is not None and run.calls else cmd.ToolCall()
 
 
 def _restart_of_nothing(agent: object, command: object) -> bool:

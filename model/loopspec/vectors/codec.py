@@ -9,10 +9,12 @@ encoding gives an equal command, with JavaScript numbers identical down to the s
 
 from __future__ import annotations
 
+import attrs
+
 from loopspec.data.json_value import thaw
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.vectors.command_decoding import ALIASES, decode_command
+from loopspec.vectors.command_decoding import ALIASES, STEP_FIELDS, decode_command
 from loopspec.vectors.json_reading import CodecError, Json, encode_messages, encode_number
 from loopspec.vectors.reference_model import Claim, VectorCommand
 
@@ -45,8 +47,9 @@ def encode_command(c: VectorCommand) -> Json:
     if isinstance(c, cmd.Decide):
         return {"op": "decide", "listeners": [encode_listener(x) for x in c.listeners]}
     if isinstance(c, cmd.StepResult):
-        return {"op": "step-result", "kind": c.kind, "context": encode_messages(c.context), "conclude": c.conclude,
-                "retry": c.retry, "error": c.error, "code": c.code, "started": c.started}
+        # Every field, a kind's own or the default where it has none: the wire form is one shape.
+        fields = {**STEP_FIELDS, **attrs.asdict(c, recurse=False)}
+        return {"op": "step-result", "kind": c.kind, **fields, "context": encode_messages(fields["context"])}
     if isinstance(c, cmd.TurnStopping):
         return {"op": "turn-stopping", "actions": [encode_command(a) for a in c.actions], "raises": c.raises}
     assert isinstance(c, cmd.Restart)

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
+
+import attrs
 
 from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.phases import DECIDING, STEPPING, STOPPING
 from loopspec.loop.state import Agent
-from loopspec.loop.table import DECIDING, STEPPING, STOPPING
 
 T = TypeVar("T")
 
@@ -165,13 +167,15 @@ def _decide(gen: Builds, agent: Agent) -> cmd.Command:
 def _step_result(gen: Builds, agent: Agent) -> cmd.Command:
     kind = gen.choose("result", RESULTS)
     # Both flags are always drawn, so a choice keeps its meaning while shrinking, and used
-    # only by the kind they belong to (StepResult refuses them elsewhere).
+    # only by the kind they belong to (the other kinds' classes have no such field).
     conclude, retry = gen.ch.integer(0, 3) == 0, gen.ch.pick((True, False))
     started = gen.ch.integer(0, 2) != 0
     tools = kind == "tool-calls"
-    return cmd.StepResult(kind, gen.msgs(agent, 1) if tools else (),
-                          conclude=conclude and tools, retry=retry and kind == "request-error",
-                          started=started or kind != "tool-call")
+    result = cmd.STEP_RESULTS[kind]
+    values: dict[str, Any] = {"context": gen.msgs(agent, 1) if tools else (), "conclude": conclude,
+                              "retry": retry, "started": started}
+    own = attrs.fields_dict(result)
+    return result(**{name: value for name, value in values.items() if name in own})
 
 
 def _turn_stopping(gen: Builds, agent: Agent) -> cmd.Command:

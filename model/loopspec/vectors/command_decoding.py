@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
+
+import attrs
 
 from loopspec.loop import commands as cmd
 from loopspec.vectors.action_decoding import ACTION_OPS, ALIASES, EDITS, INPUTS, decode_actions, decode_bare
@@ -37,20 +40,35 @@ def _decode_decide(raw: object, where: str) -> cmd.Command:
     return cmd.Decide(tuple(decode_listener(x, f"{where}.listeners[{i}]") for i, x in enumerate(items)))
 
 
+STEP_FIELDS: Mapping[str, object] = MappingProxyType({
+    "context": (), "conclude": False, "retry": False, "error": "step failed", "code": "UNKNOWN", "started": True,
+})
+"""A ``step-result``'s optional fields in their wire order, each with the value it has when absent;
+a field belongs to the kinds whose class in :data:`loopspec.loop.commands.STEP_RESULTS` has it."""
+
+
 def _decode_step_result(raw: object, where: str) -> cmd.Command:
-    o = read_object(raw, where, ("op", "kind"), ("context", "conclude", "retry", "error", "code", "started"))
+    o = read_object(raw, where, ("op", "kind"), tuple(STEP_FIELDS))
     kind = read_str(o["kind"], f"{where}.kind")
-    if kind not in cmd.STEP_KINDS:
+    result = cmd.STEP_RESULTS.get(kind)
+    if result is None:
         raise CodecError(f"{where}.kind: one of {list(cmd.STEP_KINDS)}, got {kind!r}")
-    return cmd.StepResult(
-        kind,
-        decode_messages(o.get("context", []), f"{where}.context"),
-        read_bool(o.get("conclude", False), f"{where}.conclude"),
-        read_bool(o.get("retry", False), f"{where}.retry"),
-        read_str(o.get("error", "step failed"), f"{where}.error"),
-        read_str(o.get("code", "UNKNOWN"), f"{where}.code"),
-        read_bool(o.get("started", True), f"{where}.started"),
-    )
+    values: dict[str, Any] = {
+        "context": decode_messages(o.get("context", []), f"{where}.context"),
+        "conclude": read_bool(o.get("conclude", False), f"{where}.conclude"),
+        "retry": read_bool(o.get("retry", False), f"{where}.retry"),
+        "error": read_str(o.get("error", "step failed"), f"{where}.error"),
+        "code": read_str(o.get("code", "UNKNOWN"), f"{where}.code"),
+        "started": read_bool(o.get("started", True), f"{where}.started"),
+    }
+    own = attrs.fields_dict(result)
+    for name, value in values.items():
+        # command-language.md: a non-default context, conclude, retry or started on another kind is
+        # a bad request; error and code are allowed on any kind and mean something only where the
+        # class has them (fail, request-error), so elsewhere they are read and left out.
+        if name not in own and name not in ("error", "code") and value != STEP_FIELDS[name]:
+            raise CodecError(f"{where}.{name}: belongs to no {kind!r} result (only its default may be written)")
+    return result(**{name: value for name, value in values.items() if name in own})
 
 
 def _decode_turn_stopping(raw: object, where: str) -> cmd.Command:

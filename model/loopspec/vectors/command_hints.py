@@ -25,8 +25,8 @@ from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.loop.state import Agent, RunningTurn
-from loopspec.loop.table import DECIDING, IDLE, STEPPING, STOPPING
 from loopspec.vectors.command_builders import ANSWERS
 
 T = TypeVar("T")
@@ -118,9 +118,9 @@ def _long_turn(gen: Generator, agent: Agent) -> cmd.Command:
 
 
 def _stepping_options(gen: Generator, agent: Agent, run: RunningTurn, steer: cmd.Send) -> tuple[cmd.Command, ...]:
-    first, then = cmd.StepResult("max-tokens"), cmd.StepResult("stop")
-    tools = cmd.StepResult("tool-calls", (_fresh(gen, agent), gen.msg(agent, "v")))
-    options = (first, first, then, steer, tools, cmd.StepResult("tool-calls"), cmd.Cancel(), cmd.Restart(),
+    first, then = cmd.MaxTokens(), cmd.Stop()
+    tools = cmd.ToolCalls((_fresh(gen, agent), gen.msg(agent, "v")))
+    options = (first, first, then, steer, tools, cmd.ToolCalls(), cmd.Cancel(), cmd.Restart(),
                cmd.Decide())
     return (then, then, first, *options[3:]) if run.turn_ends is not None else options
 
@@ -134,7 +134,7 @@ def _stopping_options(_: Generator, __: Agent, run: RunningTurn, steer: cmd.Send
 def _deciding_options(gen: Generator, agent: Agent, run: RunningTurn, _: cmd.Send) -> tuple[cmd.Command, ...]:
     later = (cmd.Decide((ls.Veto(ls.Reject()),)),) * 2 if run.turn_ends is not None else ()
     empty = (cmd.Decide((ls.Veto(ls.Enter()),)),) if run.step > 0 else ()
-    return (cmd.Decide(), cmd.Decide(), cmd.followup(_fresh(gen, agent)), cmd.StepResult("stop"), *empty, *later)
+    return (cmd.Decide(), cmd.Decide(), cmd.followup(_fresh(gen, agent)), cmd.Stop(), *empty, *later)
 
 
 LONG_TURN_OPTIONS: Mapping[str, Callable[[Generator, Agent, RunningTurn, cmd.Send], tuple[cmd.Command, ...]]] = (
@@ -188,18 +188,18 @@ def _tool_phase(gen: Generator, agent: Agent) -> cmd.Command:
     assert run is not None
     if run.aborted is not None:
         options: tuple[Callable[[], cmd.Command], ...] = (
-            lambda: cmd.StepResult("tool-result"), lambda: cmd.StepResult("tool-result"),
+            lambda: cmd.ToolResult(), lambda: cmd.ToolResult(),
             lambda: cmd.followup(_fresh(gen, agent)), lambda: _answer(gen, agent))
     elif len(run.calls) >= 2:  # the order shows: answer, start, or abort among them
-        options = (lambda: cmd.StepResult("tool-result"), lambda: cmd.StepResult("tool-result"),
-                   lambda: cmd.StepResult("tool-start"), lambda: cmd.Cancel(keep_inbox=True))
+        options = (lambda: cmd.ToolResult(), lambda: cmd.ToolResult(),
+                   lambda: cmd.ToolStart(), lambda: cmd.Cancel(keep_inbox=True))
         if run.calls[1][1]:  # two tools running: an abort now is what lets a drain keep the step open
             options += (lambda: cmd.Cancel(keep_inbox=True),) * 2
     else:
         # Started calls twice as often as unstarted ones: a drain needs two calls running at the abort
         # (the last one's answer closes the step, finding F9).
-        options = (lambda: cmd.StepResult("tool-call"), lambda: cmd.StepResult("tool-call"),
-                   lambda: cmd.StepResult("tool-call", started=False))
+        options = (lambda: cmd.ToolCall(), lambda: cmd.ToolCall(),
+                   lambda: cmd.ToolCall(started=False))
     return gen.ch.pick(options)()
 
 

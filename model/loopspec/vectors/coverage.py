@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 from loopspec.loop import commands as cmd
-from loopspec.loop.table import TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.rules.catalogue import SpecFormatError, load_spec
 from loopspec.vectors.case import CaseSpec
 from loopspec.vectors.json_reading import Json

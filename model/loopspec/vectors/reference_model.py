@@ -1,7 +1,7 @@
 """The model as the conformance tools run it: an agent, or an inbox without a loop.
 
 The ``loop`` and ``full`` profiles are answered by the lifecycle model
-(:func:`loopspec.loop.agent.step` over an :class:`~loopspec.loop.state.Agent`).  The ``inbox``
+(:func:`loopspec.loop.lifecycle.step` over an :class:`~loopspec.loop.state.Agent`).  The ``inbox``
 profile is answered by an inbox-only :class:`~loopspec.inbox.session.InboxSession`: the six public
 edits and the loop's claim as a command of its own (:class:`Claim`), so an implementation that has
 an inbox but no loop yet can be tested on CLAIM-1, CLAIM-2 and CLAIM-4 alone.
@@ -21,7 +21,7 @@ from loopspec.data.notifications import Notification
 from loopspec.inbox.session import InboxSession, Transition
 from loopspec.log.events import SessionEvent
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.vectors.profiles import DEFAULT_PROFILE
 

@@ -34,7 +34,7 @@ from loopspec.data.json_value import JsonObject, freeze
 from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import message
 
@@ -101,19 +101,19 @@ ALPHABET: Mapping[str, Builder] = MappingProxyType({
     "decide-steering": _listener(_steer),
     "decide-canceling": _listener(_keep_cancel),
     "decide-canceling-steering": _listener(_keep_cancel, _steer),
-    "stop": lambda _: cmd.StepResult("stop"),
-    "max-tokens": lambda _: cmd.StepResult("max-tokens"),
-    "tool-calls": lambda _: cmd.StepResult("tool-calls"),
-    "tool-context": lambda a: cmd.StepResult("tool-calls", (_fresh(a),)),
-    "tool-concludes": lambda _: cmd.StepResult("tool-calls", conclude=True),
-    "retry": lambda _: cmd.StepResult("request-error", retry=True),
-    "request-error": lambda _: cmd.StepResult("request-error"),
-    "fail": lambda _: cmd.StepResult("fail"),
+    "stop": lambda _: cmd.Stop(),
+    "max-tokens": lambda _: cmd.MaxTokens(),
+    "tool-calls": lambda _: cmd.ToolCalls(),
+    "tool-context": lambda a: cmd.ToolCalls((_fresh(a),)),
+    "tool-concludes": lambda _: cmd.ToolCalls(conclude=True),
+    "retry": lambda _: cmd.RequestError(retry=True),
+    "request-error": lambda _: cmd.RequestError(),
+    "fail": lambda _: cmd.Fail(),
     # Tool calls inside a step, one point at a time (announce, start, answer): the crash points of REPAIR-1.
-    "tool-call": lambda _: cmd.StepResult("tool-call"),
-    "tool-call-announced": lambda _: cmd.StepResult("tool-call", started=False),
-    "tool-start": lambda _: cmd.StepResult("tool-start"),
-    "tool-result": lambda _: cmd.StepResult("tool-result"),
+    "tool-call": lambda _: cmd.ToolCall(),
+    "tool-call-announced": lambda _: cmd.ToolCall(started=False),
+    "tool-start": lambda _: cmd.ToolStart(),
+    "tool-result": lambda _: cmd.ToolResult(),
     "stopping": _stopping(),
     "stopping-steers": _stopping(_steer),
     "stopping-injects": _stopping(_inject),

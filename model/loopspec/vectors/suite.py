@@ -29,9 +29,8 @@ from pathlib import Path
 
 from loopspec.data.errors import CommandRefused
 from loopspec.loop import commands as cmd
-from loopspec.loop.agent import step
+from loopspec.loop.lifecycle import TABLE, step
 from loopspec.loop.state import Agent
-from loopspec.loop.table import TABLE
 from loopspec.rules.shipped import package_version, spec_digest
 from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.audit import audit

@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import attrs
 
-from loopspec.data.errors import CommandRefused
 from loopspec.data.messages import InboxTarget, Messages
 from loopspec.data.notifications import AgentError
 from loopspec.inbox import operations as ops
-from loopspec.loop import agent as model_agent
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as model_lifecycle
 from loopspec.loop import pre_step as ls
+from loopspec.loop import preludes as model_preludes
 from loopspec.loop import records as rec
 from loopspec.loop.effects import EFFECTS
-from loopspec.loop.state import Agent, AgentTransition
-from loopspec.loop.table import BOUNDARY, STEPPING, Row
+from loopspec.loop.phases import BOUNDARY, STEPPING, Row
+from loopspec.loop.preludes import PRELUDES, Actions
+from loopspec.loop.state import RunningTurn
 from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h
-from vectors.mutants.handler import Mutant, Patch, effect_patch, guard_patch, table_patch
+from vectors.mutants.handler import Mutant, Patch, effect_patch, guard_patch, prelude_patch, table_patch
 from vectors.mutants.witnesses import data, events, is_claim, notes, splices, types
 
 model_run_chain = ls.run_chain
-model_prelude = model_agent._prelude
+model_run_pre_step = PRELUDES["run-pre-step"]
+model_perform_actions = model_lifecycle.perform_actions
 model_end_turn = EFFECTS["end-turn"]
 model_enter_messages = EFFECTS["enter-messages"]
 model_transform = ls._transform
@@ -35,7 +35,7 @@ def _step_without_decision(table: tuple[Row, ...]) -> tuple[Row, ...]:
     out: list[Row] = []
     for row in table:
         if row.key == "boundary/auto/next-boundary":
-            out.append(Row(BOUNDARY, "auto", "finished", ("step-start",), STEPPING, ()))
+            out.append(Row(BOUNDARY, "auto", "nothing-to-claim", ("step-start",), STEPPING, ()))
         out.append(row)
     return tuple(out)
 
@@ -92,16 +92,22 @@ def _claimed_in_the_open_turn(o: Json) -> int:
     return sum(1 for e in got[:opened] if e.get("type") == "agent/inbox/spliced" and is_claim(data(e)))
 
 
-def _prelude_takes_late_input(work: Work, command: cmd.Command) -> None:
+def _nothing_to_claim(work: Work) -> bool:
+    return not work.agent.inbox.next_step
+
+
+def _pre_step_takes_late_input(work: Work, command: cmd.Command, run: RunningTurn) -> Actions:
     """Bug: after the listeners ran, next-step is claimed again into the current batch (DECIDE-4)."""
-    model_prelude(work, command)
-    run = work.agent.running
+    # The listeners and their actions first, as the model's driver runs them.
+    refused = model_perform_actions(work, model_run_pre_step(work, command, run))
+    if refused is not None:
+        work.decision, work.raised = None, refused
     decision = work.decision
-    if isinstance(command, cmd.Decide) and run is not None and isinstance(decision, ls.Enter) \
-            and work.raised is None and work.agent.inbox.next_step:
-        late = ops.claim(work.agent.inbox, InboxTarget.NEXT_STEP, run.turn)
+    if isinstance(decision, ls.Enter) and work.raised is None and work.agent.inbox.next_step:
+        late = ops.claim(work.agent.inbox, InboxTarget.NEXT_STEP, work.run.turn)
         work.commit(late)
         work.decision = ls.Enter(decision.messages + late.removed)
+    return ()
 
 
 def _end_turn_keeps_step_reason(work: Work, kind: str) -> None:
@@ -122,20 +128,10 @@ def _error_names_proposed_step(work: Work, _: str) -> None:
     work.notify(AgentError(work.run.turn, step, rec.error_failure(work.raised or "", work.code)))
 
 
-def _run_actions_swallowing(
-    work: Work, actions: tuple[cmd.ListenerActionT, ...], step: Callable[[Agent, cmd.Command], AgentTransition],
-) -> str | None:
+def _perform_actions_swallowing(work: Work, actions: Actions) -> str | None:
     """Bug: an action the model refuses inside a listener is skipped and the listener goes on (DECIDE-7)."""
     for action in actions:
-        try:
-            transition = step(work.agent, action)
-        except CommandRefused:
-            continue
-        work.agent = transition.agent
-        work.events.extend(transition.events)
-        work.notes.extend(transition.notifications)
-        work.trace.extend(transition.trace)
-        work.fired.extend(transition.fired)
+        model_perform_actions(work, (action,))  # a refusal is dropped; the next action runs
     return None
 
 
@@ -169,17 +165,17 @@ def _staged_input_dropped(expected: Json, actual: Json) -> bool:
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("continuation-skips-decision", "DECIDE-1", "a continuation with nothing claimed skips the decision",
-           (table_patch(_step_without_decision),),
+           (table_patch(_step_without_decision), guard_patch({"nothing-to-claim": _nothing_to_claim})),
            lambda e, a: "step/start" in types(a) and "step/start" not in types(e)),
     Mutant("enter-ignores-messages", "DECIDE-2", "an enter decision enters the claimed batch, not its messages",
-           (Patch(model_agent, "run_chain", _chain_enters_the_batch),),
+           (Patch(model_preludes, "run_chain", _chain_enters_the_batch),),
            lambda e, a: h.of_type(e, "user/message") != h.of_type(a, "user/message")),
     Mutant("listeners-innermost-first", "DECIDE-3", "listeners run innermost first",
-           (Patch(model_agent, "run_chain", _chain_innermost_first),), _decision_differs),
+           (Patch(model_preludes, "run_chain", _chain_innermost_first),), _decision_differs),
     Mutant("transforms-outermost-first", "DECIDE-3", "transforms apply outermost first",
-           (Patch(model_agent, "run_chain", _chain_transforms_on_the_way_in),), _decision_differs),
+           (Patch(model_preludes, "run_chain", _chain_transforms_on_the_way_in),), _decision_differs),
     Mutant("listener-input-joins-batch", "DECIDE-4", "input sent during the decision is claimed into its batch",
-           (Patch(model_agent, "_prelude", _prelude_takes_late_input),),
+           (prelude_patch({"run-pre-step": _pre_step_takes_late_input}),),
            lambda e, a: _claimed_in_the_open_turn(a) > _claimed_in_the_open_turn(e)),
     Mutant("later-reject-keeps-step-reason", "DECIDE-5", "a reject at a later boundary ends with the step's reason",
            (effect_patch({"end-turn": _end_turn_keeps_step_reason}),),
@@ -192,7 +188,7 @@ MUTANTS: tuple[Mutant, ...] = (
            lambda e, a: [n.get("step") for n in h.note_objects(e, "agent/error")] != [
                n.get("step") for n in h.note_objects(a, "agent/error")]),
     Mutant("listener-refusal-swallowed", "DECIDE-7", "an action refused inside a listener is skipped",
-           (Patch(model_agent, "run_actions", _run_actions_swallowing),),
+           (Patch(model_lifecycle, "perform_actions", _perform_actions_swallowing),),
            h.refused_in_listener),
     Mutant("entered-backwards", "DECIDE-8", "entered messages are written last to first",
            (effect_patch({"enter-messages": _enter_backwards}),),

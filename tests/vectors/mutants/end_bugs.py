@@ -7,20 +7,28 @@ import attrs
 from loopspec.data.json_value import Frozen, freeze
 from loopspec.data.messages import InboxTarget
 from loopspec.inbox import operations as ops
-from loopspec.loop import agent as model_agent
 from loopspec.loop import commands as cmd
 from loopspec.loop import records as rec
-from loopspec.loop import work as model_work
 from loopspec.loop.effects import EFFECTS
-from loopspec.loop.table import RUNNING, TURN_ENDED, Row
+from loopspec.loop.phases import DECIDING, RUNNING, STOPPING, TURN_ENDED, Row
+from loopspec.loop.preludes import PRELUDES, Actions
+from loopspec.loop.state import RunningTurn
 from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h
-from vectors.mutants.handler import Mutant, Patch, effect_patch, guard_patch, table_patch, with_effects
+from vectors.mutants.handler import (
+    Mutant,
+    Patch,
+    effect_patch,
+    guard_patch,
+    prelude_patch,
+    table_patch,
+    with_effects,
+)
 from vectors.mutants.witnesses import events, splices, types
 
 NS = InboxTarget.NEXT_STEP
-model_prelude = model_agent._prelude
+model_take_result = PRELUDES["take-result"]
 model_end_turn = EFFECTS["end-turn"]
 model_set_turn_ends = EFFECTS["set-turn-ends"]
 model_clear_unless_keep = EFFECTS["clear-unless-keep"]
@@ -28,7 +36,7 @@ model_clear_unless_keep = EFFECTS["clear-unless-keep"]
 
 def _turn_ends_last_step_wins(work: Work, arg: str) -> None:
     """Bug: each finishing step overwrites the turn's end reason, so max-tokens is lost (RESULT-1)."""
-    work.set_run(turn_ends=None)
+    work.run = attrs.evolve(work.run, turn_ends=None)
     model_set_turn_ends(work, arg)
 
 
@@ -40,22 +48,41 @@ def _max_tokens_forgotten(expected: Json, actual: Json) -> bool:
     return ended or phases == ["stopping", "deciding"]
 
 
-def _prelude_prepends_tool_context(work: Work, command: cmd.Command) -> None:
+def _take_result_prepends_tool_context(work: Work, command: cmd.Command, run: RunningTurn) -> Actions:
     """Bug: tool context is unshifted onto next-step instead of appended at its end (RESULT-2)."""
-    run = work.agent.running
-    if isinstance(command, cmd.StepResult) and command.context and run is not None and run.aborted is None:
-        model_prelude(work, attrs.evolve(command, context=()))  # the results first, as the model's (RESULT-2)
-        actions = tuple(cmd.Prepend(NS, m) for m in command.context)
-        raised = model_work.run_actions(work, actions, model_agent.step)
-        work.raised = work.raised or raised
-        return
-    model_prelude(work, command)
+    if isinstance(command, cmd.ToolCalls) and command.context:
+        model_take_result(work, attrs.evolve(command, context=()), run)  # the results first, as the model's (RESULT-2)
+        return tuple(cmd.Prepend(NS, m) for m in command.context)
+    return model_take_result(work, command, run)
 
 
 def _context_moved(expected: Json, actual: Json) -> bool:
     if h.state(expected) is not None:
         return h.pending(expected) != h.pending(actual)
     return [s.get("start") for s in splices(expected)] != [s.get("start") for s in splices(actual)]
+
+
+def _abort_unseen_at_stopping(table: tuple[Row, ...]) -> tuple[Row, ...]:
+    """Bug: an abort is not noticed while turn-stopping is pending (CANCEL-3): the aborted answer
+    (whose listeners never ran) is read as if nothing had stopped the turn."""
+    out: list[Row] = []
+    for row in table:
+        if row.key == "stopping/turn-stopping/aborted":
+            out += [Row(STOPPING, "turn-stopping", "aborted-finished", ("end-turn:finished",), TURN_ENDED, ()),
+                    Row(STOPPING, "turn-stopping", "aborted-extended", ("claim-step",), DECIDING, ())]
+        else:
+            out.append(row)
+    return tuple(out)
+
+
+def _aborted_with_step_input(work: Work) -> bool:
+    run = work.agent.running
+    return run is not None and run.aborted is not None and bool(work.agent.inbox.next_step)
+
+
+def _aborted_without_step_input(work: Work) -> bool:
+    run = work.agent.running
+    return run is not None and run.aborted is not None and not work.agent.inbox.next_step
 
 
 def _no_turn_stopping(table: tuple[Row, ...]) -> tuple[Row, ...]:
@@ -84,7 +111,7 @@ def _end_turn_completed_only_chains(work: Work, kind: str) -> None:
     """Bug: only a completed end counts as a normal exit, so max-tokens does not chain (CHAIN-1)."""
     model_end_turn(work, kind)
     if kind == "finished" and work.run.turn_ends != rec.COMPLETED:
-        work.set_run(normal_exit=False)
+        work.run = attrs.evolve(work.run, normal_exit=False)
 
 
 def _no_chain(expected: Json, actual: Json) -> bool:
@@ -98,7 +125,7 @@ def _abort_clears_next_turn_only(work: Work, arg: str) -> None:
         model_clear_unless_keep(work, arg)
         return
     work.commit(ops.splice(work.agent.inbox, InboxTarget.NEXT_TURN, 0, len(work.agent.inbox.next_turn)))
-    work.set_run(wake_requested=False)
+    work.run = attrs.evolve(work.run, wake_requested=False)
 
 
 def _next_step_drop_missing(expected: Json, actual: Json) -> bool:
@@ -150,7 +177,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("max-tokens-not-sticky", "RESULT-1", "a later stop step overwrites max-tokens",
            (effect_patch({"set-turn-ends": _turn_ends_last_step_wins}),), _max_tokens_forgotten),
     Mutant("tool-context-prepended", "RESULT-2", "tool context is unshifted onto next-step",
-           (Patch(model_agent, "_prelude", _prelude_prepends_tool_context),), _context_moved),
+           (prelude_patch({"take-result": _take_result_prepends_tool_context}),), _context_moved),
     Mutant("retry-opens-new-step", "RESULT-3", "a retried request error closes the step and opens another",
            (table_patch(with_effects("stepping/step-result/retry", ("step-end", "step-start"))),),
            lambda e, a: not events(e) and "step/start" in types(a)),
@@ -168,7 +195,8 @@ MUTANTS: tuple[Mutant, ...] = (
            (effect_patch({"clear-unless-keep": _idle_cancel_always_clears}),),
            lambda e, a: not events(e) and any(s.get("outcome") == "canceled" for s in splices(a))),
     Mutant("stopping-ignores-abort", "CANCEL-3", "an abort is not noticed while turn-stopping is pending",
-           (table_patch(lambda t: tuple(r for r in t if r.key != "stopping/turn-stopping/aborted")),),
+           (table_patch(_abort_unseen_at_stopping), guard_patch({"aborted-finished": _aborted_without_step_input,
+                                                                "aborted-extended": _aborted_with_step_input})),
            lambda e, a: "aborted" in h.end_kinds(e) and "aborted" not in h.end_kinds(a)),
     Mutant("latch-never-replays", "CANCEL-4", "a waking send after an abort never starts the next turn",
            (effect_patch({"latch": _no_latch}),), _no_chain),

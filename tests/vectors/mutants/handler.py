@@ -3,10 +3,11 @@
 The bug is installed only *while the mutant handles a request* and removed right after, so a
 mutant can share a process with the model it is compared against (``InProcessAdapter``): the
 oracle never runs with a patch in place.  Patches replace an attribute that the model looks up at
-call time (``loopspec.inbox.operations.claim``, ``loopspec.loop.agent.EFFECTS``, the agent's table
-lookup ``rows_for`` and guard registry ``GUARDS``, a record's ``to_json``, ...); the model's files
-are never edited.  A mutant changes one behaviour, which takes one attribute or, when the behaviour
-spans two places (a claim moved from one command to another), two.
+call time (``loopspec.inbox.operations.claim``, ``loopspec.loop.lifecycle.EFFECTS``, the driver's
+table lookup ``rows_for``, its guard and prelude registries ``GUARDS`` and ``PRELUDES``, a record's
+``to_json``, ...); the model's files are never edited.  A mutant changes one behaviour, which takes
+one attribute or, when the behaviour spans two places (a claim moved from one command to another),
+two.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from types import MappingProxyType, ModuleType
 
 import attrs
 
-from loopspec.loop import agent as model_agent
+from loopspec.loop import lifecycle as model_lifecycle
 from loopspec.loop.effects import EFFECTS
 from loopspec.loop.guards import GUARDS, Guard
-from loopspec.loop.table import TABLE, Row
+from loopspec.loop.lifecycle import TABLE
+from loopspec.loop.phases import Row
+from loopspec.loop.preludes import PRELUDES, PreludeFunction
 from loopspec.loop.work import Work
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.json_reading import Json
@@ -41,13 +44,19 @@ class Patch:
 def effect_patch(replacements: Mapping[str, Effect]) -> Patch:
     """Swap named effects of the lifecycle table (the table's rows and guards stay the model's)."""
     effects: Mapping[str, Effect] = MappingProxyType({**EFFECTS, **replacements})
-    return Patch(model_agent, "EFFECTS", effects)
+    return Patch(model_lifecycle, "EFFECTS", effects)
 
 
 def guard_patch(replacements: Mapping[str, Guard]) -> Patch:
     """Swap named guards of the lifecycle table (rows and effects stay the model's)."""
     guards: Mapping[str, Guard] = MappingProxyType({**GUARDS, **replacements})
-    return Patch(model_agent, "GUARDS", guards)
+    return Patch(model_lifecycle, "GUARDS", guards)
+
+
+def prelude_patch(replacements: Mapping[str, PreludeFunction]) -> Patch:
+    """Swap named preludes of the lifecycle table (what an await point's answer does first)."""
+    preludes: Mapping[str, PreludeFunction] = MappingProxyType({**PRELUDES, **replacements})
+    return Patch(model_lifecycle, "PRELUDES", preludes)
 
 
 def table_patch(rewrite: Callable[[tuple[Row, ...]], tuple[Row, ...]]) -> Patch:
@@ -57,7 +66,7 @@ def table_patch(rewrite: Callable[[tuple[Row, ...]], tuple[Row, ...]]) -> Patch:
     def rows_for(phase: str, input_name: str) -> tuple[Row, ...]:
         return tuple(row for row in rows if row.phase == phase and row.input == input_name)
 
-    return Patch(model_agent, "rows_for", rows_for)
+    return Patch(model_lifecycle, "rows_for", rows_for)
 
 
 def with_effects(key: str, effects: tuple[str, ...]) -> Callable[[tuple[Row, ...]], tuple[Row, ...]]:

@@ -47,7 +47,7 @@ def _end_turn_chains_blocked(work: Work, kind: str) -> None:
     """Bug: a blocked turn counts as a normal exit, so pending input starts the next turn (CHAIN-2)."""
     model_end_turn(work, kind)
     if kind == "blocked":
-        work.set_run(normal_exit=True)
+        work.run = attrs.evolve(work.run, normal_exit=True)
 
 
 def _turn_start_unwritten(work: Work, _: str) -> None:

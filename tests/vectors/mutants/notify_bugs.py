@@ -12,21 +12,22 @@ from loopspec.data.messages import InboxState, InboxTarget, Messages
 from loopspec.data.notifications import Claimed, Discarded
 from loopspec.inbox import operations as ops
 from loopspec.inbox.normalize import JsNumber
-from loopspec.loop import agent as model_agent
 from loopspec.loop import commands as cmd
 from loopspec.loop.effects import EFFECTS
-from loopspec.loop.table import Row
+from loopspec.loop.phases import Row
+from loopspec.loop.preludes import PRELUDES, Actions
+from loopspec.loop.state import RunningTurn
 from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h
-from vectors.mutants.handler import Mutant, Patch, effect_patch, table_patch, with_effects
+from vectors.mutants.handler import Mutant, Patch, effect_patch, prelude_patch, table_patch, with_effects
 from vectors.mutants.witnesses import notes
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 model_mutate = ops.mutate
 model_claim = ops.claim
 model_splice = ops.splice
-model_prelude = model_agent._prelude
+model_run_pre_step = PRELUDES["run-pre-step"]
 model_claim_turn = EFFECTS["claim-turn"]
 model_discarded_json = Discarded.to_json
 
@@ -115,13 +116,11 @@ def _claim_turn_later(work: Work, arg: str) -> None:
     """Bug, first half: the first boundary's claim waits for the decision (CLAIM-6) ..."""
 
 
-def _prelude_claims_first(work: Work, command: cmd.Command) -> None:
+def _pre_step_claims_first(work: Work, command: cmd.Command, run: RunningTurn) -> Actions:
     """... and happens when the decision is asked for, with whatever is pending then."""
-    run = work.agent.running
-    if isinstance(command, cmd.Decide) and run is not None and run.aborted is None and run.step == 0 \
-            and not run.batch and run.turn_ends is None:
+    if run.step == 0 and not run.batch and run.turn_ends is None:
         model_claim_turn(work, "")
-    model_prelude(work, command)
+    return model_run_pre_step(work, command, work.run)  # the turn as the claim left it
 
 
 def _claim_missing(expected: Json, actual: Json) -> bool:
@@ -147,6 +146,6 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("claimed-after-each-record", "CLAIM-4", "claimed is emitted after each claim record",
            (Patch(ops, "claim", _claimed_after_each_record),), h.order_moved, needs="v2"),
     Mutant("claim-deferred-to-decision", "CLAIM-6", "the first boundary is claimed only when the decision is asked",
-           (effect_patch({"claim-turn": _claim_turn_later}), Patch(model_agent, "_prelude", _prelude_claims_first)),
+           (effect_patch({"claim-turn": _claim_turn_later}), prelude_patch({"run-pre-step": _pre_step_claims_first})),
            _claim_missing),
 )

@@ -12,7 +12,7 @@ import attrs
 from loopspec.log.session import Record
 from loopspec.loop import records as rec
 from loopspec.loop.effects import write_tool_result
-from loopspec.loop.table import Row
+from loopspec.loop.phases import Row
 from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h
@@ -121,13 +121,13 @@ def _answer_newest_call(work: Work, _: str) -> None:
     oldest (LOG-11)."""
     calls = work.run.calls
     _answer_stacked(work, calls[-1:])
-    work.set_run(calls=calls[:-1])
+    work.run = attrs.evolve(work.run, calls=calls[:-1])
 
 
 def _answer_calls_newest_first(work: Work, _: str) -> None:
     """The same stack: a finishing step answers its pending calls newest first (LOG-11)."""
     _answer_stacked(work, work.run.calls)
-    work.set_run(calls=())
+    work.run = attrs.evolve(work.run, calls=())
 
 
 def _answered_calls(observation: Json) -> list[object]:

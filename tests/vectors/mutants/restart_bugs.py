@@ -13,9 +13,9 @@ from loopspec.log.kinds import SPLICED, STEP_END, TURN_END, TURN_START
 from loopspec.loop import effects as model_effects
 from loopspec.loop import records as rec
 from loopspec.loop.effects import EFFECTS
+from loopspec.loop.phases import DECIDING, Row
 from loopspec.loop.repair import interrupted_turn_closers
 from loopspec.loop.state import LifecycleView
-from loopspec.loop.table import DECIDING, Row
 from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h

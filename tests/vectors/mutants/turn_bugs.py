@@ -11,21 +11,28 @@ import contextlib
 import attrs
 
 from loopspec.data.errors import CommandRefused
-from loopspec.loop import agent as model_agent
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle as model_lifecycle
 from loopspec.loop.effects import EFFECTS
-from loopspec.loop.table import DECIDING, RUNNING, STEPPING, Row
+from loopspec.loop.phases import DECIDING, RUNNING, STEPPING, Row
 from loopspec.loop.work import Work
 from loopspec.vectors.json_reading import Json
 from vectors.mutants import hallmarks as h
 from vectors.mutants.handler import Mutant, Patch, effect_patch, table_patch, with_effects
 from vectors.mutants.witnesses import notes, splices, types
 
-model_classify = model_agent.classify
+model_classify = model_lifecycle.classify
 model_insert = EFFECTS["insert"]
 model_reload = EFFECTS["reload"]
 model_end_turn = EFFECTS["end-turn"]
 model_turn_start = EFFECTS["turn-start"]
+
+
+def _empty_first_entry_enters(table: tuple[Row, ...]) -> tuple[Row, ...]:
+    """Bug: an empty entry at the first boundary is entered like any other (STEP-4)."""
+    enter = next(row for row in table if row.key == "deciding/decide/enter")
+    return tuple(attrs.evolve(row, effects=enter.effects, next=enter.next)
+                 if row.key == "deciding/decide/empty-first-entry" else row for row in table)
 
 
 def _classify_inject_wakes(command: cmd.Command) -> str:
@@ -96,7 +103,7 @@ def _end_turn_error_chains(work: Work, kind: str) -> None:
     """Bug: an error end counts as a normal exit, so queued input starts the next turn (TURN-5)."""
     model_end_turn(work, kind)
     if kind == "error":
-        work.set_run(normal_exit=True)
+        work.run = attrs.evolve(work.run, normal_exit=True)
 
 
 def _turn_after(kind: str) -> h.Witness:
@@ -113,7 +120,7 @@ def _turn_start_keeps_step(work: Work, arg: str) -> None:
     previous = work.agent.running
     model_turn_start(work, arg)
     if previous is not None:
-        work.set_run(step=previous.step)
+        work.run = attrs.evolve(work.run, step=previous.step)
 
 
 def _step_numbers_differ(expected: Json, actual: Json) -> bool:
@@ -135,7 +142,7 @@ def _listener_reads_step(command: Json) -> bool:
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("inject-wakes", "INPUT-1", "inject wakes the agent like steer",
-           (Patch(model_agent, "classify", _classify_inject_wakes),), _inject_woke),
+           (Patch(model_lifecycle, "classify", _classify_inject_wakes),), _inject_woke),
     Mutant("status-after-claim", "INPUT-2", "agent/status running is emitted after the first claim",
            (table_patch(with_effects("idle/send-wake/always",
                                      ("insert", "turn-start", "claim-turn", "status-running"))),),
@@ -163,6 +170,6 @@ MUTANTS: tuple[Mutant, ...] = (
            (table_patch(with_effects("deciding/decide/enter", ("enter-messages", "step-start"))),),
            lambda e, a: h.before(a, "user/message", "step/start")),
     Mutant("empty-first-entry-opens-step", "STEP-4", "an empty first entry opens a step with no messages",
-           (table_patch(lambda t: tuple(r for r in t if r.key != "deciding/decide/empty-first-entry")),),
+           (table_patch(_empty_first_entry_enters),),
            lambda e, a: "completed" in h.end_kinds(e) and "step/start" in types(a)),
 )

@@ -33,7 +33,7 @@ from loopspec.vectors.rule_cases.common import (
 
 USER_ABORT = {"kind": "aborted", "reason": {"kind": "user"}}
 AM, TC, TR = kinds.ASSISTANT_MESSAGE, kinds.TOOL_CALL, kinds.TOOL_RESULT
-TOOL_CALL, TOOL_RESULT = cmd.StepResult("tool-call"), cmd.StepResult("tool-result")
+TOOL_CALL, TOOL_RESULT = cmd.ToolCall(), cmd.ToolResult()
 SKIPPED = SKIPPED_CODE
 
 CASES: tuple[CaseSpec, ...] = (
@@ -80,7 +80,7 @@ CASES: tuple[CaseSpec, ...] = (
          "(a latching send in between) with the tool runtime's aborted result (ABORTED); the last one's answer "
          "closes the step: the call never started gets tool/call and an error tool/result "
          "ABORTED_BEFORE_DISPATCH, then step/end, the aborted end and the latched turn.",
-         (cmd.followup(m("a")), ENTER, TOOL_CALL, TOOL_CALL, cmd.StepResult("tool-call", started=False), KEEP,
+         (cmd.followup(m("a")), ENTER, TOOL_CALL, TOOL_CALL, cmd.ToolCall(started=False), KEEP,
           cmd.followup(m("b")), TOOL_RESULT, TOOL_RESULT),
          all_of(event_types(2, AM, TC), event_types(3, AM, TC), event_types(4, AM), event_types(5),
                 event_types(6, SPL), event_types(7, TR), event_data(7, 0, "error", tool_error(ABORTED_CODE)),
@@ -96,8 +96,8 @@ CASES: tuple[CaseSpec, ...] = (
          "Whatever the step's next answer, an aborted step answers each call: the started one (its tool "
          "finished, answered with the runtime's aborted result), then a skipped pair for the one never "
          "started, before step/end.",
-         (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False), cmd.Cancel(),
-          cmd.StepResult("fail")),
+         (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.ToolCall(started=False), cmd.Cancel(),
+          cmd.Fail()),
          all_of(event_types(5, TR, TC, TR, SE, TE), event_data(5, 0, "error", tool_error(ABORTED_CODE)),
                 event_data(5, 2, "error", tool_error(SKIPPED)), event_data(5, 4, "reason", USER_ABORT))),
     case("cancel/cancel/variant-2-aborted-carries-the-cause", ("VARIANT-2", "CANCEL-3"),

@@ -30,8 +30,8 @@ INS, DIS, CLM, STAT, ERR = (
 ENTER = cmd.Decide()
 REJECT = cmd.Decide((ls.Veto(ls.Reject()),))
 ENTER_NOTHING = cmd.Decide((ls.Veto(ls.Enter()),))
-STOP = cmd.StepResult("stop")
-TOOLS = cmd.StepResult("tool-calls")
+STOP = cmd.Stop()
+TOOLS = cmd.ToolCalls()
 STOPPING = cmd.TurnStopping()
 KEEP = cmd.Cancel(keep_inbox=True)
 EMPTY: dict[str, list[str]] = {"next-turn": [], "next-step": []}

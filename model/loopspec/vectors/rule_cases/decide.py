@@ -66,7 +66,7 @@ CASES: tuple[CaseSpec, ...] = (
          all_of(event_types(3, SS), event_data(3, 0, "step", 2), event_types(4, SE), final("phase", "stopping"))),
     case("decide/decide/decide-6-empty-entry-after-max-tokens", ("DECIDE-6", "RESULT-1"),
          "At a later boundary after a max-tokens step an empty entry ends the turn max-tokens.",
-         (cmd.followup(m("a")), ENTER, cmd.steer(m("b")), cmd.StepResult("max-tokens"), ENTER_NOTHING),
+         (cmd.followup(m("a")), ENTER, cmd.steer(m("b")), cmd.MaxTokens(), ENTER_NOTHING),
          all_of(event_types(3, SE, SPL), event_types(4, TE), event_data(4, 0, "reason", {"kind": "max-tokens"}))),
     case("decide/decide/decide-7-throw-at-first-boundary", ("DECIDE-7", "END-2"),
          "A throwing listener at the first boundary: agent/error with step 0, then turn/end error, no step.",

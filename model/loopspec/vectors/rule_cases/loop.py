@@ -32,7 +32,7 @@ from loopspec.vectors.rule_cases.common import (
     m,
 )
 
-TOOL_CALL = cmd.StepResult("tool-call")
+TOOL_CALL = cmd.ToolCall()
 AM, TC, TR = kinds.ASSISTANT_MESSAGE, kinds.TOOL_CALL, kinds.TOOL_RESULT
 
 
@@ -91,31 +91,31 @@ CASES: tuple[CaseSpec, ...] = (
                  final("inbox", {"next-turn": [], "next-step": ["z"]}))),
     _case("result/step-result/result-1-max-tokens-sticky", ("RESULT-1", "RESULT-4"),
           "max-tokens then, after a turn-stopping continuation, stop: the turn still ends max-tokens.",
-          (cmd.followup(m("a")), ENTER, cmd.StepResult("max-tokens"), cmd.TurnStopping((cmd.inject(m("c")),)),
+          (cmd.followup(m("a")), ENTER, cmd.MaxTokens(), cmd.TurnStopping((cmd.inject(m("c")),)),
            ENTER, STOP, cmd.TurnStopping()),
           all_of(event_types(2, SE), final("phase", "idle"), event_types(6, TE),
                  event_data(6, 0, "reason", {"kind": "max-tokens"}))),
     _case("result/step-result/result-2-tool-context", ("RESULT-2",),
           "A tool step inserts its context at the end of next-step and continues with another boundary.",
-          (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-calls", (m("ctx"),)), ENTER,
-           cmd.StepResult("tool-calls"), ENTER),
+          (cmd.followup(m("a")), ENTER, cmd.ToolCalls((m("ctx"),)), ENTER,
+           cmd.ToolCalls(), ENTER),
           all_of(event_types(2, SPL, SE, SPL), event_data(2, 0, "target", "next-step"), note_types(2, INS, CLM),
                  event_types(3, SS, UM), event_data(3, 0, "step", 2), event_types(4, SE),
                  event_types(5, SS), event_data(5, 0, "step", 3))),
     _case("result/step-result/result-2-context-after-the-results", ("RESULT-2", "LOG-11"),
           "A finishing tool-calls answer commits the pending call's result first and splices the tools' context "
           "into next-step after it, as the real tool phase does (appendToolResult, then acceptContext).",
-          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-calls", (m("ctx"),))),
+          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.ToolCalls((m("ctx"),))),
           all_of(event_types(3, TR, SPL, SE, SPL), event_data(3, 1, "target", "next-step"))),
     _case("result/step-result/result-2-concluded", ("RESULT-2", "RESULT-1"),
           "A tool that concludes the turn ends it completed after turn-stopping.",
-          (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-calls", conclude=True), cmd.TurnStopping()),
+          (cmd.followup(m("a")), ENTER, cmd.ToolCalls(conclude=True), cmd.TurnStopping()),
           all_of(final("phase", "idle"), event_data(3, 0, "reason", {"kind": "completed"}))),
     _case("result/step-result/result-3-retry-and-error", ("RESULT-3", "END-2"),
           "A request error answered retry stays in the step (no events); without retry the step closes and "
           "the turn ends error after agent/error.",
-          (cmd.followup(m("a")), ENTER, cmd.StepResult("request-error", retry=True),
-           cmd.StepResult("request-error", error="rate limited", code="RATE_LIMIT")),
+          (cmd.followup(m("a")), ENTER, cmd.RequestError(retry=True),
+           cmd.RequestError(error="rate limited", code="RATE_LIMIT")),
           all_of(event_types(2), note_types(2), event_types(3, SE, TE), note_types(3, ERR, STAT),
                  event_data(3, 1, "reason", {"kind": "error", "error": {"message": "rate limited",
                                                                         "code": "RATE_LIMIT"}}))),
@@ -153,15 +153,15 @@ CASES: tuple[CaseSpec, ...] = (
           "Tool calls announced inside a step (one started, one not yet) are answered when the step's tools "
           "finish: in call order, each call (its tool/call first if it had not started) gets its tool/result, "
           "before step/end.",
-          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.StepResult("tool-call", started=False),
-           cmd.StepResult("tool-calls")),
+          (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.ToolCall(started=False),
+           cmd.ToolCalls()),
           all_of(event_types(2, AM, TC), event_types(3, AM), event_types(4, TR, TC, TR, SE),
                  final("phase", "deciding"))),
     _case("result/step-result/log-11-calls-start-and-answer-in-call-order", ("LOG-11", "RESULT-2"),
           "A step's calls start and are answered in the order they were announced: a second call whose tool "
           "may start starts the first one, still waiting, and each result answers the oldest open call.",
-          (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-call", started=False), TOOL_CALL,
-           cmd.StepResult("tool-result"), cmd.StepResult("tool-calls")),
+          (cmd.followup(m("a")), ENTER, cmd.ToolCall(started=False), TOOL_CALL,
+           cmd.ToolResult(), cmd.ToolCalls()),
           all_of(event_types(3, AM, TC), event_data(3, 1, "callId", "call-1.1.1"), event_types(4, TR),
                  event_types(5, TC, TR, SE), event_data(5, 0, "callId", "call-1.1.2"))),
     _case("repair/restart/repair-1-started-tool-call", ("REPAIR-1", "REPAIR-2"),
@@ -173,7 +173,7 @@ CASES: tuple[CaseSpec, ...] = (
     _case("repair/restart/repair-1-announced-tool-call", ("REPAIR-1", "REPAIR-3"),
           "A crash after the model announced a tool call whose tool never started: repair writes a synthetic "
           "TOOL_NOT_STARTED result with the last event's time.",
-          (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-call", started=False), cmd.Restart()),
+          (cmd.followup(m("a")), ENTER, cmd.ToolCall(started=False), cmd.Restart()),
           all_of(event_types(3, TR, SE, TE, SEED),
                  event_data(3, 0, "error", tool_error("TOOL_NOT_STARTED")), final("phase", "idle"))),
 )

@@ -102,7 +102,7 @@ CASES: tuple[CaseSpec, ...] = (
     case("claim/step-result/claim-6-at-once", ("CLAIM-6", "TURN-4"),
          "The first claim follows turn/start in the waking send; a tool step's context is inserted while the "
          "step runs, and the next boundary's claim follows step/end at once.",
-         (cmd.followup(m("a")), ENTER, cmd.StepResult("tool-calls", (m("t"),)), ENTER, TOOLS),
+         (cmd.followup(m("a")), ENTER, cmd.ToolCalls((m("t"),)), ENTER, TOOLS),
          all_of(event_types(0, SPL, TS, SPL), event_types(2, SPL, SE, SPL), event_data(2, 2, "removedCount", 1),
                 event_types(4, SE))),
 )

@@ -64,7 +64,7 @@ CASES: tuple[CaseSpec, ...] = (
                 event_types(3, TE), event_payload(3, 0, {"turn": 1, "reason": {"kind": "completed"}}))),
     case("end/step-result/end-1-reason-kinds", ("END-1",),
          "The model's end reasons, spelled as the released loop spells them: max-tokens, then blocked.",
-         (cmd.followup(m("a")), ENTER, cmd.StepResult("max-tokens"), STOPPING, cmd.followup(m("b")),
+         (cmd.followup(m("a")), ENTER, cmd.MaxTokens(), STOPPING, cmd.followup(m("b")),
           REJECT),
          all_of(event_data(3, 0, "reason", {"kind": "max-tokens"}), event_data(5, 0, "reason", {"kind": "blocked"}))),
     case("end/turn-stopping/end-2-agent-error-first", ("END-2",),

@@ -1,16 +1,20 @@
-"""The lifecycle's transition relation as one table (spec areas INPUT, DECIDE, RESULT, CHAIN, CANCEL).
+"""The lifecycle: its transition relation as one table, and the one driver that executes it.
 
-``(phase, input, guard) -> (effects, next phase)``.  The agent executes exactly this table: a
-command is classified into an *input*, the first row of ``(phase, input)`` whose guard holds
-fires, its effects run in order, and the agent moves to ``next``.  ``boundary`` and
-``turn-ended`` are choice points the loop passes through within one command (input ``auto``).
-An input with no row for the current phase is refused with ``INPUT-4``.
+Spec areas INPUT, DECIDE, RESULT, CHAIN, CANCEL.  ``(phase, input, guard) -> (effects, next
+phase)``: :func:`step` classifies a command into an *input*, runs the input's prelude (table data
+too: :data:`PRELUDE_TABLE`), fires the one row of ``(phase, input)`` whose guard holds, runs its
+effects in order and moves the agent to ``next``; through the choice points ``boundary`` and
+``turn-ended`` it goes on within the same command (input ``auto``) until the agent rests at an
+await point.  The guards of one ``(phase, input)`` are mutually exclusive, so no row's place in
+the table decides anything (``tests/loop/test_guard_exclusion.py``).  An input with no row for
+the current phase is refused with ``INPUT-4``.  The whole thing is a pure function: a refused
+command raises :class:`CommandRefused` before the caller sees any new value, so state, log and
+notifications are unchanged.
 
-Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfall is pending);
-``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
-pending).  Guards and effects are named here and implemented in the registries
-:data:`loopspec.loop.guards.GUARDS` and :data:`loopspec.loop.effects.EFFECTS` (an effect's
-argument after ``:`` is looked up in :data:`loopspec.loop.effects.EFFECT_ARGUMENTS`);
+Phases and inputs are named in :mod:`loopspec.loop.phases`; guards, effects and preludes are
+named here and implemented in the registries :data:`loopspec.loop.guards.GUARDS`,
+:data:`loopspec.loop.effects.EFFECTS` (an effect's argument after ``:`` is looked up in
+:data:`loopspec.loop.effects.EFFECT_ARGUMENTS`) and :data:`loopspec.loop.preludes.PRELUDES`;
 ``tests/loop/test_registries.py`` fails on a name without a function or a function no row uses.
 
 Where the sources disagree the table follows the decision record (the reasons are in
@@ -36,27 +40,28 @@ from types import MappingProxyType
 
 import attrs
 
-IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
-BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
-PHASES = (IDLE, DECIDING, STEPPING, STOPPING)
-CHOICES = (BOUNDARY, TURN_ENDED)
-RUNNING = (DECIDING, STEPPING, STOPPING)
-
-INPUTS = ("edit", "send", "send-wake", "cancel", "decide", "step-result", "turn-stopping", "restart", "auto")
-
-
-@attrs.frozen
-class Row:
-    phase: str
-    input: str
-    guard: str
-    effects: tuple[str, ...]
-    next: str
-    rules: tuple[str, ...]
-
-    @property
-    def key(self) -> str:
-        return f"{self.phase}/{self.input}/{self.guard}"
+from loopspec.data.errors import CommandRefused
+from loopspec.loop import commands as cmd
+from loopspec.loop.effects import EFFECTS
+from loopspec.loop.guards import GUARDS
+from loopspec.loop.phases import (
+    AUTO,
+    BOUNDARY,
+    CHOICES,
+    DECIDING,
+    IDLE,
+    INPUTS,
+    PHASES,
+    RUNNING,
+    STEPPING,
+    STOPPING,
+    TURN_ENDED,
+    Prelude,
+    Row,
+)
+from loopspec.loop.preludes import PRELUDES, Actions
+from loopspec.loop.state import Agent, AgentTransition
+from loopspec.loop.work import Work
 
 
 def _running_rows() -> tuple[Row, ...]:
@@ -127,6 +132,15 @@ TABLE: tuple[Row, ...] = (
 )
 
 
+
+# The inputs that answer an await point, and the prelude each runs before its rows' guards are read.
+PRELUDE_TABLE: tuple[Prelude, ...] = (
+    Prelude("decide", "run-pre-step", ("DECIDE-1", "DECIDE-3")),
+    Prelude("step-result", "take-result", ("RESULT-2", "RESULT-3")),
+    Prelude("turn-stopping", "run-turn-stopping", ("RESULT-4",)),
+)
+
+
 def _index(table: tuple[Row, ...]) -> Mapping[tuple[str, str], tuple[Row, ...]]:
     index: dict[tuple[str, str], tuple[Row, ...]] = {}
     for row in table:
@@ -134,12 +148,14 @@ def _index(table: tuple[Row, ...]) -> Mapping[tuple[str, str], tuple[Row, ...]]:
     return MappingProxyType(index)
 
 
-# Read-only: the table's rows by (phase, input), in table order (every command looks its input up).
+# Read-only: the table's rows by (phase, input) (every command looks its input up).
 _ROWS = _index(TABLE)
+# Read-only: the prelude name of each answer input.
+_PRELUDE_OF: Mapping[str, str] = MappingProxyType({p.input: p.name for p in PRELUDE_TABLE})
 
 
 def rows_for(phase: str, input_name: str) -> tuple[Row, ...]:
-    """The candidate rows of ``(phase, input)`` in table order; empty means INPUT-4 refuses."""
+    """The candidate rows of ``(phase, input)``; empty means INPUT-4 refuses."""
     return _ROWS.get((phase, input_name), ())
 
 
@@ -149,6 +165,7 @@ def to_json() -> dict[str, object]:
         "phases": list(PHASES),
         "choices": list(CHOICES),
         "inputs": list(INPUTS),
+        "preludes": [{"input": p.input, "prelude": p.name, "rules": list(p.rules)} for p in PRELUDE_TABLE],
         "rows": [
             {
                 "phase": r.phase,
@@ -161,3 +178,99 @@ def to_json() -> dict[str, object]:
             for r in TABLE
         ],
     }
+
+
+# ---- the driver ----
+
+# The table input each kind of command is; a send's input depends on whether it wakes the loop.
+_INPUT_OF_TYPE: dict[type, str] = {
+    cmd.Cancel: "cancel",
+    cmd.Decide: "decide",
+    **dict.fromkeys(cmd.STEP_RESULTS.values(), "step-result"),
+    cmd.TurnStopping: "turn-stopping",
+    cmd.Restart: "restart",
+}
+
+
+def classify(command: cmd.Command) -> str:
+    """The table input a command is (INPUT-4 names it when refusing); public edits are ``edit``."""
+    if isinstance(command, cmd.Send):
+        return "send-wake" if command.wake else "send"
+    return _INPUT_OF_TYPE.get(type(command), "edit")
+
+
+def _rows_or_refuse(phase: str, input_name: str) -> tuple[Row, ...]:
+    """The rows of ``(phase, input)``; an input with no row is refused (INPUT-4)."""
+    candidates = rows_for(phase, input_name)
+    if not candidates:
+        raise CommandRefused("INPUT-4", f"input '{input_name}' has no transition while the agent is {phase}")
+    return candidates
+
+
+def choose_row(work: Work, phase: str, input_name: str) -> Row:
+    """The row of ``(phase, input)`` whose guard holds; INPUT-4 refuses an input with no row.
+
+    The guards of one ``(phase, input)`` are exclusive, so the first that holds is the only one
+    and the search stops there; the rows' order is no tie-break."""
+    row = next((r for r in _rows_or_refuse(phase, input_name) if GUARDS[r.guard](work)), None)
+    assert row is not None, f"no guard holds for {phase}/{input_name}"
+    return row
+
+
+def _fire(work: Work, input_name: str) -> None:
+    """Fire the row whose guard holds, then each choice point's, until the agent rests."""
+    phase = work.agent.phase
+    while True:
+        row = choose_row(work, phase, input_name)
+        work.fired.append(row.key)
+        for effect in row.effects:
+            name, _, arg = effect.partition(":")
+            EFFECTS[name](work, arg)
+        # An idle agent has no running turn: the driver's phase is gone with it.
+        running = None if row.next == IDLE else work.agent.running
+        work.agent = attrs.evolve(work.agent, phase=row.next, running=running)
+        if row.next not in CHOICES:
+            return
+        work.reset_answers()
+        phase, input_name = row.next, AUTO
+
+
+def perform_actions(work: Work, actions: Actions) -> str | None:
+    """Perform a prelude's actions through the table, each a command of its own, in order; the
+    first refusal's message, if any (the actions after it are not performed).
+
+    An action is an edit, a send or a cancel: inputs without a prelude, so this never nests."""
+    for action in actions:
+        inner = Work(work.agent, action)
+        try:
+            _fire(inner, classify(action))
+        except CommandRefused as err:
+            return err.message
+        work.absorb(inner)
+    return None
+
+
+def step(agent: Agent, command: cmd.Command) -> AgentTransition:
+    """Apply one command (the model's transition function)."""
+    work = Work(agent, command)
+    input_name = classify(command)
+    _rows_or_refuse(agent.phase, input_name)  # before the prelude: a refused input runs no listener
+    prelude, run = _PRELUDE_OF.get(input_name), agent.running
+    if prelude is not None and run is not None and run.aborted is None:
+        refused = perform_actions(work, PRELUDES[prelude](work, command, run))
+        if refused is not None:  # an action the model refuses is the listener or tool throwing there
+            work.decision, work.raised = None, refused
+    _fire(work, input_name)
+    return AgentTransition(
+        work.agent, tuple(work.events), tuple(work.notes), work.value, tuple(work.fired), tuple(work.trace)
+    )
+
+
+def run(agent: Agent, *commands: cmd.Command) -> tuple[Agent, list[AgentTransition]]:
+    """Apply commands in order; convenience for scenarios and tests."""
+    out: list[AgentTransition] = []
+    for command in commands:
+        transition = step(agent, command)
+        out.append(transition)
+        agent = transition.agent
+    return agent, out

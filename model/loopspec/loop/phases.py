@@ -1,0 +1,57 @@
+"""The lifecycle table's vocabulary: its phases, inputs and the shapes of its rows (spec area INPUT).
+
+Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfall is pending);
+``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
+pending).  ``boundary`` and ``turn-ended`` are choice points the loop passes through within one
+command (input ``auto``).  The table itself and its driver are :mod:`loopspec.loop.lifecycle`;
+these names live apart so that the agent's state (:mod:`loopspec.loop.state`) can name its phase
+without importing the driver that steps it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
+BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
+PHASES = (IDLE, DECIDING, STEPPING, STOPPING)
+CHOICES = (BOUNDARY, TURN_ENDED)
+RUNNING = (DECIDING, STEPPING, STOPPING)
+
+AUTO = "auto"
+"""The input a choice point reads: no command, only the state the row before it left."""
+INPUTS = ("edit", "send", "send-wake", "cancel", "decide", "step-result", "turn-stopping", "restart", AUTO)
+
+
+@attrs.frozen
+class Row:
+    """``(phase, input, guard) -> (effects, next phase)``, citing the rules it enforces.
+
+    The guards of one ``(phase, input)`` are mutually exclusive, so a row's place in the table
+    means nothing (``tests/loop/test_guard_exclusion.py`` proves both).
+    """
+
+    phase: str
+    input: str
+    guard: str
+    effects: tuple[str, ...]
+    next: str
+    rules: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        return f"{self.phase}/{self.input}/{self.guard}"
+
+
+@attrs.frozen
+class Prelude:
+    """What an await point's answer (``input``) does before its rows' guards are read.
+
+    It runs the listeners or tools whose outcome the guards read (the named function in
+    :data:`loopspec.loop.preludes.PRELUDES`); the actions they perform go through the table as
+    commands of their own.  An aborted turn's answer runs no prelude.
+    """
+
+    input: str
+    name: str
+    rules: tuple[str, ...]
