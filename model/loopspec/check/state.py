@@ -17,11 +17,16 @@ from loopspec.check.inbox_track import InboxTracker, SpliceEffect
 from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
 from loopspec.check.wake_latch import WakeLatch
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
+from loopspec.loop.phases import DECIDING as DECIDING  # the checker's phases: see below
+from loopspec.loop.phases import IDLE as IDLE
+from loopspec.loop.phases import STEPPING as STEPPING
 
 # Where the log is in the loop's lifecycle (the phase table, loopspec.check.phase_table): between
 # turns; at a boundary whose claim is still due; after the claim, waiting for the decision; inside
 # a step; after a step/end with next-step empty (turn-stopping or a tool continuation may follow).
-IDLE, CLAIM_DUE, DECIDING, STEPPING, AFTER_STEP = "idle", "claim-due", "deciding", "stepping", "after-step"
+# Three of them are the loop's own phases (loopspec.loop.phases); the other two split the loop's
+# deciding and stopping where a log alone cannot tell them apart.
+CLAIM_DUE, AFTER_STEP = "claim-due", "after-step"
 # What the last closed step's own events say about how its turn goes on (loopspec.check.outcome):
 # nothing beyond the phase; a text answer settled the turn's end (RESULT-6); a tool call left
 # unanswered (RESULT-7) means a failure, an entry that never happened (STEP-4, DECIDE-6) an abort or

@@ -79,6 +79,8 @@ def inject(message: UserMessage) -> Send:
 
 
 USER_CAUSE: Frozen = freeze({"kind": "user"})
+# The cause a disposal of the agent cancels with (CANCEL-1): how a restart ends the process before it.
+DISPOSED_CAUSE: Frozen = freeze({"kind": "disposed"})
 
 
 def _check_cause(_: object, __: object, cause: Frozen) -> None:

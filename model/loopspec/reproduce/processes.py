@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import attrs
 
-from loopspec.data.json_value import Thawed, freeze
+from loopspec.data.json_value import Thawed
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
+from loopspec.loop.actions import DISPOSED_CAUSE
 from loopspec.loop.state import Agent
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import event_json, rule_of
 from loopspec.reproduce.engine import Engine
-
-DISPOSED = freeze({"kind": "disposed"})
 
 
 @attrs.frozen
@@ -118,7 +117,7 @@ def shut_down(engine: Engine) -> None:
     """The ending process is shut down: a cancel with cause ``disposed`` (CANCEL-1, CANCEL-4)."""
     assert isinstance(engine.boundary, Boundary)
     engine.boundary = attrs.evolve(engine.boundary, shut_down=True)
-    engine.answer(cmd.Cancel(DISPOSED))
+    engine.answer(cmd.Cancel(DISPOSED_CAUSE))
 
 
 def before_record(engine: Engine, record: r.LiveRecord) -> None:

@@ -30,10 +30,11 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from loopspec.data.errors import CommandRefused
-from loopspec.data.json_value import JsonObject, freeze
+from loopspec.data.json_value import JsonObject
 from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.actions import DISPOSED_CAUSE
 from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import message
@@ -43,7 +44,6 @@ Builder = Callable[[Agent], "cmd.Command | None"]
 Key = tuple[object, ...]
 Node = tuple[Key, "str | None"]
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
-DISPOSED = freeze({"kind": "disposed"})
 
 
 def _fresh(agent: Agent, k: int = 0) -> UserMessage:
@@ -92,7 +92,7 @@ ALPHABET: Mapping[str, Builder] = MappingProxyType({
     "clear": lambda _: cmd.Clear(),
     "cancel": lambda _: cmd.Cancel(),
     "cancel-keep": lambda _: cmd.Cancel(keep_inbox=True),
-    "cancel-disposed": lambda _: cmd.Cancel(DISPOSED, keep_inbox=True),
+    "cancel-disposed": lambda _: cmd.Cancel(DISPOSED_CAUSE, keep_inbox=True),
     "decide": lambda _: cmd.Decide(),
     "reject": lambda _: cmd.Decide((ls.Veto(ls.Reject()),)),
     "enter-nothing": lambda _: cmd.Decide((ls.Veto(ls.Enter()),)),

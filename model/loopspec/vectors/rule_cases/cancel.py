@@ -26,6 +26,8 @@ from loopspec.vectors.rule_cases.common import (
     STOP,
     STOPPING,
     TE,
+    TOOL_CALL,
+    TOOL_RESULT,
     TS,
     case,
     m,
@@ -33,7 +35,6 @@ from loopspec.vectors.rule_cases.common import (
 
 USER_ABORT = {"kind": "aborted", "reason": {"kind": "user"}}
 AM, TC, TR = kinds.ASSISTANT_MESSAGE, kinds.TOOL_CALL, kinds.TOOL_RESULT
-TOOL_CALL, TOOL_RESULT = cmd.ToolCall(), cmd.ToolResult()
 SKIPPED = SKIPPED_CODE
 
 CASES: tuple[CaseSpec, ...] = (

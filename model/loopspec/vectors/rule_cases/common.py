@@ -32,6 +32,7 @@ REJECT = cmd.Decide((ls.Veto(ls.Reject()),))
 ENTER_NOTHING = cmd.Decide((ls.Veto(ls.Enter()),))
 STOP = cmd.Stop()
 TOOLS = cmd.ToolCalls()
+TOOL_CALL, TOOL_RESULT = cmd.ToolCall(), cmd.ToolResult()
 STOPPING = cmd.TurnStopping()
 KEEP = cmd.Cancel(keep_inbox=True)
 EMPTY: dict[str, list[str]] = {"next-turn": [], "next-step": []}

@@ -27,12 +27,12 @@ from loopspec.vectors.rule_cases.common import (
     STAT,
     STOP,
     TE,
+    TOOL_CALL,
     TS,
     UM,
     m,
 )
 
-TOOL_CALL = cmd.ToolCall()
 AM, TC, TR = kinds.ASSISTANT_MESSAGE, kinds.TOOL_CALL, kinds.TOOL_RESULT
 
 
