@@ -24,7 +24,6 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
 from loopspec.check.torn_tail import is_object_prefix
-from loopspec.data.json_value import MAX_DEPTH, NestedTooDeeply, freeze
 from loopspec.log.json_fault import why_not_json
 from loopspec.log.stdin import STDIN
 
@@ -228,7 +227,7 @@ try:  # orjson is optional: a faster parse of the same JSON, never a different v
             if orjson.dumps(value, option=_NEWLINE) == line or (line[-1:] != b"\n" and orjson.dumps(value) == line):
                 return value
         except TypeError:  # orjson writes at most 254 levels of nesting: a deeper line is rare
-            return _not_too_deep(strict_loads(line))
+            return _not_too_deep(strict_loads(line), len(line))
         return strict_loads(line)
 
 except ImportError:  # pragma: no cover - exercised in environments without orjson
@@ -238,11 +237,17 @@ except ImportError:  # pragma: no cover - exercised in environments without orjs
     def confirmed(line: bytes, value: object) -> object:
         # The standard library's parse already refused a repeated key; a line too short to nest
         # past the bound (two brackets a level) needs no depth check.
-        return _not_too_deep(value) if len(line) > 2 * MAX_DEPTH else value
+        return _not_too_deep(value, len(line))
 
 
-def _depth_problem(value: object) -> LineProblem | None:
+def _depth_problem(value: object, size: int) -> LineProblem | None:
     """LOG-1 (decisions.md D9) when the line's ``data`` or ``surfaceOp`` nests past the bound every reader holds."""
+    # Imported here: only a line nested past 254 levels gets this far, and the model's frozen JSON
+    # brings attrs, which a plain check otherwise never loads (about 10 ms of start-up).
+    from loopspec.data.json_value import MAX_DEPTH, freeze
+
+    if size <= 2 * MAX_DEPTH:  # each level costs an opening and a closing bracket
+        return None
     if isinstance(value, dict):
         for key in ("data", "surfaceOp"):
             if key in value:
@@ -253,11 +258,11 @@ def _depth_problem(value: object) -> LineProblem | None:
     return None
 
 
-def _not_too_deep(value: object) -> object:
+def _not_too_deep(value: object, size: int) -> object:
     """``value``; a :class:`RecursionError` when it nests too deep, so the caller asks :func:`parse_slowly` why."""
-    problem = _depth_problem(value)
+    problem = _depth_problem(value, size)
     if problem is not None:
-        raise NestedTooDeeply(problem.message)
+        raise RecursionError(problem.message)  # as orjson's own refusal of a deep line is one
     return value
 
 
@@ -300,7 +305,7 @@ def parse_slowly(line: bytes) -> object:
         if last and is_object_prefix(text):
             raise LineProblem("LOG-5", "a torn tail: the last line has no newline and is cut off", torn=True) from None
         raise LineProblem("LOG-1", f"not valid JSON: {why_not_json(err, text)}") from None
-    problem = _depth_problem(value) if len(line) > 2 * MAX_DEPTH else None
+    problem = _depth_problem(value, len(line))
     if problem is not None:
         raise problem
     return value
