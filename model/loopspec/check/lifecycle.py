@@ -8,13 +8,12 @@ state as the log says, which re-synchronises the checker after a violation under
 from __future__ import annotations
 
 from loopspec.check import outcome, step_calls
-from loopspec.check.outcome import REPAIR_ENDS
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
+from loopspec.log.end_reasons import ABORTED, COMPLETED, ERROR, INTERRUPTED, MAX_TOKENS, NORMAL_ENDS, REPAIR_ENDS
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 from loopspec.log.kinds import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START
 
-NORMAL_ENDS = frozenset({"completed", "max-tokens"})
 TURN_KEYS, STEP_KEYS, END_KEYS = frozenset({"turn"}), frozenset({"turn", "step"}), frozenset({"turn", "reason"})
 NUMBERS = ("turn", "step")
 
@@ -119,7 +118,7 @@ def _check_end_at_phase(st: CheckState, kind: str) -> None:
                    "next-turn part; a claim writes all its records in one synchronous call, with no abort check "
                    "or failure in between.")
     elif st.phase == CLAIM_DUE:
-        if kind == "aborted" or (kind == "error" and not first):
+        if kind == ABORTED or (kind == ERROR and not first):
             return
         if kind in NORMAL_ENDS and not first:
             st.violate("RESULT-5", f"turn/end {kind} right after step/end while next-step holds messages",
@@ -130,7 +129,7 @@ def _check_end_at_phase(st: CheckState, kind: str) -> None:
         st.violate("CLAIM-6", f"turn/end {kind} before the boundary's claim",
                    f"After {where} the inbox held {st.pending_text()}, so the claim records must come next; only an "
                    "abort (or, after a step, a failure) may close the turn before the claim.")
-    elif st.phase == DECIDING and kind == "max-tokens" and first:
+    elif st.phase == DECIDING and kind == MAX_TOKENS and first:
         st.violate("DECIDE-6", "turn/end max-tokens in a turn that opened no step",
                    "max-tokens is set by a step that hit the output ceiling; an empty entry at the first boundary "
                    "ends the turn completed with no step.")
@@ -154,11 +153,11 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
         return
     pending = st.nt_len() + st.ns_len() > 0
     # CHAIN-1; CANCEL-4: a waking send into the aborted turn latches a wake, unless the abort is a disposal.
-    st.wake.turn_closed(kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending, kind == "aborted" and not disposed)
+    st.wake.turn_closed(kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending, kind == ABORTED and not disposed)
     st.last_end = kind or "with an unreadable reason"
-    if kind == "aborted" and disposed:
+    if kind == ABORTED and disposed:
         st.last_end = "aborted by a disposal (cause disposed), which latches no wake"
-    if kind == "completed" and st.steps_in_turn == 0:
+    if kind == COMPLETED and st.steps_in_turn == 0:
         st.last_end = "completed with no step (an empty first entry)"
     elif kind in NORMAL_ENDS and not pending:
         st.last_end = f"{kind} with nothing pending"
@@ -251,7 +250,7 @@ def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int
         st.violate("VARIANT-3", f"session/end-seed data must be {{}} or {{inherited: true}}, got {data!r}",
                    "v0.1.1 writes {} and v0.1.5 writes {inherited: true}; no version writes anything else.")
     if st.turn is not None:
-        _close_turn(st, "interrupted")
+        _close_turn(st, INTERRUPTED)
     st.wake.restarted()  # REPAIR-4: nothing runs until a waking send
     st.last_end = END_SEED
     st.expect_end_seed = False

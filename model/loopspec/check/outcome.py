@@ -34,12 +34,12 @@ from types import MappingProxyType
 
 from loopspec.check.state import AFTER_STEP, ANY, ENDS_AT_ONCE, NO_ENTRY, SKIPPED, TEXT_ANSWER, UNANSWERED, CheckState
 from loopspec.check.step_calls import CANCEL_5_WHY
+from loopspec.log.end_reasons import ABORTED, BLOCKED, ERROR, REPAIR_ENDS
 from loopspec.log.tool_errors import SKIPPED_CODE
 
-REPAIR_ENDS = frozenset({"interrupted", "forked"})  # crash repair, and v0.1.7's fork cut
 # The ends that may follow each kind of step that ends its turn at once (besides crash repair's).
-ENDS_AFTER = MappingProxyType({UNANSWERED: frozenset({"error"}), SKIPPED: frozenset({"aborted"}),
-                               NO_ENTRY: frozenset({"aborted", "error"})})
+ENDS_AFTER = MappingProxyType({UNANSWERED: frozenset({ERROR}), SKIPPED: frozenset({ABORTED}),
+                               NO_ENTRY: frozenset({ABORTED, ERROR})})
 
 
 def open_entry(st: CheckState, step: int) -> None:
@@ -158,7 +158,7 @@ def before_step(st: CheckState, turn: int, step: int) -> None:
 def before_end(st: CheckState, kind: str) -> bool:
     """``turn/end`` after a step/end; True when it broke a rule of the step's outcome."""
     after = st.after
-    if after == TEXT_ANSWER and kind == "blocked" and st.phase == AFTER_STEP:
+    if after == TEXT_ANSWER and kind == BLOCKED and st.phase == AFTER_STEP:
         st.violate("DECIDE-5", f"turn/end blocked right after step {st.turn}.{st.steps_in_turn} answered with "
                    "text, with no claim in between",
                    "blocked is what a pre-step decision's reject writes, and a decision is taken only at a boundary, "

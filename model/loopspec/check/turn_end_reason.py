@@ -6,14 +6,11 @@ only reads what the record says about why the turn ended.
 
 from __future__ import annotations
 
-from loopspec.check.outcome import REPAIR_ENDS
 from loopspec.check.state import CheckState
-
-END_KINDS = frozenset({"completed", "max-tokens", "blocked", "aborted", "error"}) | REPAIR_ENDS
-
+from loopspec.log.end_reasons import ABORTED, END_KINDS, ERROR
 
 # END-1: the fields each reason kind carries besides ``kind``.
-REASON_FIELDS = {"aborted": frozenset({"kind", "reason"}), "error": frozenset({"kind", "error"})}
+REASON_FIELDS = {ABORTED: frozenset({"kind", "reason"}), ERROR: frozenset({"kind", "error"})}
 
 
 def turn_end_kind(st: CheckState, data: object) -> str:
@@ -36,7 +33,7 @@ def turn_end_kind(st: CheckState, data: object) -> str:
         st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {extra}",
                    "Each reason kind has its fixed fields: aborted its cancel cause, error its failure, the others "
                    "none (crash repair writes interrupted without any recovery flag, REPAIR-1).")
-    elif kind == "aborted":
+    elif kind == ABORTED:
         cause = reason.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
             st.violate("VARIANT-2", f"aborted turn end without a cancel cause, got reason {cause!r}",

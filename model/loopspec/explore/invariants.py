@@ -29,6 +29,7 @@ from loopspec.data.messages import InboxState, UserMessage
 from loopspec.data.notifications import Claimed, Inserted
 from loopspec.inbox.fold import apply as fold_apply
 from loopspec.inbox.fold import replay
+from loopspec.log.end_reasons import BLOCKED, INTERRUPTED
 from loopspec.log.events import InboxSpliced
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TOOL_RESULT, TURN_END, TURN_START
 from loopspec.loop import commands as cmd
@@ -134,7 +135,7 @@ def _repair_matches(before: Agent, tr: AgentTransition) -> Problem | None:
             for call, started in run.calls:
                 owed.append((TOOL_RESULT, (call, "TOOL_OUTCOME_UNKNOWN" if started else "TOOL_NOT_STARTED")))
             owed.append((STEP_END, run.step))
-        owed.append((TURN_END, freeze({"kind": "interrupted"})))
+        owed.append((TURN_END, freeze({"kind": INTERRUPTED})))
     events = before.log.events
     if run is not None or not events or events[-1].type != END_SEED:
         owed.append((END_SEED, None))
@@ -223,7 +224,7 @@ def _rejection(before: Agent, tr: AgentTransition) -> Problem | None:
     if any(e.type == STEP_START for e in mine):
         return Problem(REJECTION, "DECIDE-5", f"turn {turn} opened a step after its reject")
     ends = [e.data.get("reason") for e in mine if e.type == TURN_END and isinstance(e.data, JsonObject)]
-    if ends != [freeze({"kind": "blocked"})]:
+    if ends != [freeze({"kind": BLOCKED})]:
         return Problem(REJECTION, "DECIDE-5", f"turn {turn} ended {ends} after its reject, not once blocked")
     run = tr.agent.running
     if run is not None and run.turn == turn:

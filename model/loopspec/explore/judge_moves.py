@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, Messages, UserMessage
+from loopspec.log.end_reasons import ABORTED, BLOCKED, INTERRUPTED, NORMAL_ENDS
 from loopspec.log.kinds import (
     ASSISTANT_MESSAGE,
     END_SEED,
@@ -99,7 +100,7 @@ class Moves:
                 error, end = self._error(pos), self.ends[pos]
                 if error is not None:
                     out.append(cmd.Fail(error=error[0], code=error[1]))
-                elif end is None or end.get("kind") == "interrupted":
+                elif end is None or end.get("kind") == INTERRUPTED:
                     # The log ends inside a failing step's closing, or a crash cut it after step/end
                     # (the message is never written; an abort with no call open writes the same).
                     out.append(cmd.Fail())
@@ -121,9 +122,9 @@ class Moves:
             return []
         reason = data.get("reason")
         end = reason.get("kind") if isinstance(reason, dict) else None
-        if end == "blocked":
+        if end == BLOCKED:
             return [cmd.Decide((ls.Veto(ls.Reject()),))]
-        if end in ("completed", "max-tokens"):
+        if end in NORMAL_ENDS:
             return [cmd.Decide((ls.Veto(ls.Enter()),))]
         error = self._error(pos)
         return [cmd.Decide((ls.Throw(error[0]),))] if end == "error" and error is not None else []
@@ -158,11 +159,11 @@ class Moves:
         run, end = agent.running, self.ends[pos]
         if run is None or run.aborted is not None:
             return []
-        if end is None or end.get("kind") == "interrupted":
+        if end is None or end.get("kind") == INTERRUPTED:
             # The log ends inside the turn, or a crash cut its end off: an abort shows only in what
             # the aborted step writes (CANCEL-5's skipped calls), and its cause nowhere.
             return [cmd.Cancel(cmd.USER_CAUSE, False), cmd.Cancel(cmd.USER_CAUSE, True)]
-        if end.get("kind") != "aborted":
+        if end.get("kind") != ABORTED:
             return []
         cause = end.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):

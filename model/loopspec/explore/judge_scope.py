@@ -8,6 +8,7 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.messages import EMPTY_INBOX
 from loopspec.explore.judge_compare import MODEL_TYPES, STEP_SCOPED, TURN_SCOPED, UNSUPPORTED
 from loopspec.inbox.fold import apply as fold_apply
+from loopspec.log.end_reasons import ABORTED, ERROR, INTERRUPTED
 from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import (
     ASSISTANT_MESSAGE,
@@ -95,8 +96,8 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
             since_end.append("claim" if claim else "edit")
         elif kind == TURN_END:
             reason = data.get("reason")
-            if cut is not None and isinstance(reason, dict) and reason.get("kind") in ("aborted", "error",
-                                                                                        "interrupted"):
+            if cut is not None and isinstance(reason, dict) and reason.get("kind") in (ABORTED, ERROR,
+                                                                                        INTERRUPTED):
                 return cut
             in_step, cut, text, since_end = False, None, False, []
         elif kind == TURN_START:
@@ -144,7 +145,7 @@ def _observer_window(events: list[dict[str, object]]) -> int | None:
         elif kind == TURN_END and previous == TURN_START and pending_at_start:
             data = raw.get("data")
             reason = data.get("reason") if isinstance(data, dict) else None
-            if isinstance(reason, dict) and reason.get("kind") == "aborted":
+            if isinstance(reason, dict) and reason.get("kind") == ABORTED:
                 return index
         previous, public_edit = kind, edit
     return None

@@ -6,6 +6,7 @@ loads the log; the live checker needs to tell them from a process's own writes.
 
 from __future__ import annotations
 
+from loopspec.log.end_reasons import INTERRUPTED
 from loopspec.log.kinds import END_SEED, STEP_END, TOOL_RESULT, TURN_END
 from loopspec.log.wire import end_kind, is_synthetic_result, record_data
 
@@ -22,5 +23,5 @@ def is_repair_closer(event: object) -> bool:
     if kind == STEP_END:
         return True
     if kind == TURN_END:
-        return end_kind(data) == "interrupted"
+        return end_kind(data) == INTERRUPTED
     return kind == TOOL_RESULT and is_synthetic_result(data)

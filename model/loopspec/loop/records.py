@@ -8,6 +8,15 @@ from __future__ import annotations
 
 from loopspec.data.json_value import Frozen, JsonObject, freeze
 from loopspec.data.messages import UserMessage
+
+# END-1: the reasons the released loop and crash repair write (re-exported for the model's modules).
+from loopspec.log.end_reasons import ABORTED as ABORTED
+from loopspec.log.end_reasons import BLOCKED as BLOCKED
+from loopspec.log.end_reasons import COMPLETED as COMPLETED
+from loopspec.log.end_reasons import ERROR as ERROR
+from loopspec.log.end_reasons import INTERRUPTED as INTERRUPTED
+from loopspec.log.end_reasons import MAX_TOKENS as MAX_TOKENS
+from loopspec.log.end_reasons import NORMAL_ENDS as NORMAL_ENDS
 from loopspec.log.kinds import (
     ASSISTANT_MESSAGE,
     END_SEED,
@@ -25,14 +34,6 @@ from loopspec.log.tool_errors import ABORTED_CODE, RESULT_TEXTS, SKIPPED_CODE, t
 SURFACE_APPEND = "append"  # the envelope's surfaceOp of conversation-surface events (LOG-1)
 TOOL_NAME = "tool"
 
-# END-1: the reasons the released loop and crash repair write.
-COMPLETED = "completed"
-MAX_TOKENS = "max-tokens"
-BLOCKED = "blocked"
-ABORTED = "aborted"
-ERROR = "error"
-INTERRUPTED = "interrupted"
-NORMAL_ENDS = frozenset({COMPLETED, MAX_TOKENS})
 
 
 def turn_start(turn: int) -> Record:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from loopspec.log.end_reasons import BLOCKED, ERROR, NORMAL_ENDS
 from loopspec.log.kinds import SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
-from loopspec.loop.records import BLOCKED, ERROR, NORMAL_ENDS
 from loopspec.render.labels import reason_label, splice_kind
 from loopspec.render.marks import Seen
 from loopspec.render.scan import Boundary

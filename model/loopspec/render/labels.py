@@ -9,6 +9,7 @@ import json
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from loopspec.log.end_reasons import ABORTED
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.render.timeline import Category, SpliceKind
 
@@ -47,7 +48,7 @@ def reason_label(reason: object) -> str:
     kind = _kind(reason)
     if kind is None:
         return "unreadable reason"
-    if kind == "aborted" and isinstance(reason, dict):
+    if kind == ABORTED and isinstance(reason, dict):
         cause = _kind(reason.get("reason"))
         return f"aborted {{{cause}}}" if cause else "aborted"
     if kind == "error" and isinstance(reason, dict):

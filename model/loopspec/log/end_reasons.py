@@ -1,0 +1,23 @@
+"""The kinds of reason a ``turn/end`` gives, spelled once (END-1, REPAIR-1, VARIANT-2).
+
+The model writes them (:mod:`loopspec.loop.records`), the checker, the judge and the pictures read
+them; every module names a reason kind through these constants.
+"""
+
+from __future__ import annotations
+
+# END-1: the reasons the released loop writes.
+COMPLETED = "completed"
+MAX_TOKENS = "max-tokens"
+BLOCKED = "blocked"
+ABORTED = "aborted"
+ERROR = "error"
+# REPAIR-1: crash repair's reason for a turn a killed process left open; v0.1.7's fork cut.
+INTERRUPTED = "interrupted"
+FORKED = "forked"
+
+# A turn that ran to its answer (the only ends after which a queued follow-up chains, CHAIN-1).
+NORMAL_ENDS = frozenset({COMPLETED, MAX_TOKENS})
+# The ends the next process writes for the last one, not the loop that ran the turn.
+REPAIR_ENDS = frozenset({INTERRUPTED, FORKED})
+END_KINDS = frozenset({COMPLETED, MAX_TOKENS, BLOCKED, ABORTED, ERROR}) | REPAIR_ENDS
