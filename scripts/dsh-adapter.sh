@@ -4,6 +4,7 @@
 # into conformance/dsh/node_modules (ignored), then `loopspec-adapter/2` on stdin/stdout.
 #   loopspec vectors run SUITE -- bash scripts/dsh-adapter.sh
 #   bash scripts/dsh-adapter.sh --record OUT_DIR SCENARIO.json...   (the recorder: recorder.mjs)
+#   bash scripts/dsh-adapter.sh --install   (install only: before several adapters start at once)
 # Needs npm and the npm registry the first time; nothing is written outside conformance/dsh.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../conformance/dsh" && pwd)"
@@ -13,6 +14,7 @@ if [ ! -f "$stamp" ]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error >&2)
   touch "$stamp"
 fi
+[ "${1:-}" = "--install" ] && exit 0
 if [ "${1:-}" = "--record" ]; then
   shift
   exec "$here/node_modules/.bin/node" "$here/recorder.mjs" "$@"
