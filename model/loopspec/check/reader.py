@@ -244,17 +244,12 @@ def _depth_problem(value: object, size: int) -> LineProblem | None:
     """LOG-1 (decisions.md D9) when the line's ``data`` or ``surfaceOp`` nests past the bound every reader holds."""
     # Imported here: only a line nested past 254 levels gets this far, and the model's frozen JSON
     # brings attrs, which a plain check otherwise never loads (about 10 ms of start-up).
-    from loopspec.data.json_value import MAX_DEPTH, freeze
+    from loopspec.data.json_value import MAX_DEPTH, nests_too_deep
 
-    if size <= 2 * MAX_DEPTH:  # each level costs an opening and a closing bracket
-        return None
     if isinstance(value, dict):
         for key in ("data", "surfaceOp"):
-            if key in value:
-                try:
-                    freeze(value[key])
-                except RecursionError:  # NestedTooDeeply, or the interpreter's own limit
-                    return LineProblem("LOG-1", f"'{key}' is nested more than {MAX_DEPTH} levels deep")
+            if key in value and nests_too_deep(value[key], size):
+                return LineProblem("LOG-1", f"'{key}' is nested more than {MAX_DEPTH} levels deep")
     return None
 
 

@@ -85,6 +85,21 @@ def _freeze(value: object, budget: int) -> Frozen:
     raise TypeError(f"not a JSON value: {type(value).__name__}")
 
 
+def nests_too_deep(value: object, size: int) -> bool:
+    """Whether ``value``, parsed from a line of ``size`` bytes, nests past :data:`MAX_DEPTH` (LOG-1, D9).
+
+    Freezing is the model's test; a line of at most ``2 * MAX_DEPTH`` bytes cannot nest that deep
+    (each level costs an opening and a closing bracket), so only longer lines pay for it.
+    """
+    if size <= 2 * MAX_DEPTH:
+        return False
+    try:
+        freeze(value)
+    except RecursionError:  # NestedTooDeeply, or the interpreter's own limit
+        return True
+    return False
+
+
 def thaw(value: Frozen) -> Thawed:
     """Inverse of :func:`freeze`: plain dicts and lists, ready for ``json.dumps``."""
     # The exact types freeze makes are tried first, for the reason given in _freeze: isinstance()

@@ -23,7 +23,7 @@ from typing import BinaryIO
 
 from loopspec.check.reader import fast_loads, open_log, strict_loads
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.json_value import MAX_DEPTH, Frozen, JsonObject, freeze
+from loopspec.data.json_value import Frozen, JsonObject, freeze, nests_too_deep
 from loopspec.log.events import SessionEvent, check_envelope
 from loopspec.log.json_fault import why_not_json
 from loopspec.log.kinds import SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
@@ -118,16 +118,9 @@ def _field(data: object, key: str) -> tuple[tuple[str, Frozen], ...]:
 
 
 def check_depth(data: object, size: int, index: int) -> None:
-    """LOG-1 (D9): refuse ``data`` nested deeper than the model freezes, from a line of ``size`` bytes.
-
-    Freezing is the model's test; a line of at most ``2 * MAX_DEPTH`` bytes cannot nest that deep
-    (each level costs an opening and a closing bracket), so only longer lines pay for it.
-    """
-    if size > 2 * MAX_DEPTH:
-        try:
-            freeze(data)
-        except RecursionError:  # freezing recurses per nesting level; a bad log must not crash the reader
-            raise InvalidEvent("LOG-1", "'data' is nested too deeply", index) from None
+    """LOG-1 (D9): refuse ``data`` nested deeper than the model freezes, from a line of ``size`` bytes."""
+    if nests_too_deep(data, size):
+        raise InvalidEvent("LOG-1", "'data' is nested too deeply", index)
 
 
 def read_folded(line: bytes, index: int) -> tuple[str, int, object] | None:
