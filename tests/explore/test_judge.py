@@ -126,6 +126,24 @@ def test_checker_and_judge_agree_on_model_logs_and_their_mutations(data: st.Data
             assert_agree(data.draw(mutated(log)))
 
 
+# JSON values no string compares equal to and no set can hash: a reader that tests one against a
+# set of kinds raises TypeError instead of answering (the judge did, on a turn/end reason kind).
+UNHASHABLE: tuple[object, ...] = ([], {}, [1], {"kind": "x"})
+
+
+@pytest.mark.rule("LOG-8", "END-1")
+@pytest.mark.parametrize("seed", ["a", "b"])
+def test_no_field_of_any_event_that_holds_a_list_or_an_object_makes_either_judge_raise(seed: str) -> None:
+    """Every field the mutations touch, on every event of a model log, set to each unhashable value."""
+    log = model_log(seed, 30)
+    for index in range(len(log)):
+        for path in PATHS:
+            for value in UNHASHABLE:
+                mutant = set_path(log, index, path, copy.deepcopy(value))
+                judge_events(list(mutant))
+                checker_verdict(mutant)
+
+
 @pytest.mark.rule("LOG-5")
 @pytest.mark.parametrize(
     # An example paired with a live stream is judged by its stream (check --live); the judge reads logs.

@@ -164,7 +164,7 @@ def before_end(st: CheckState, kind: str) -> bool:
                    "blocked is what a pre-step decision's reject writes, and a decision is taken only at a boundary, "
                    "right after its claim. A step that answered with text sets the turn's end; with nothing "
                    "steered in and claimed no boundary follows it, so no decision could reject anything.")
-    elif after in ENDS_AT_ONCE and kind and kind not in ENDS_AFTER[after] | REPAIR_ENDS:
+    elif after in ENDS_AT_ONCE and kind and kind not in (*ENDS_AFTER[after], *REPAIR_ENDS):
         _ended_early(st, f"turn/end {kind}")
     else:
         return False

@@ -16,8 +16,10 @@ ERROR = "error"
 INTERRUPTED = "interrupted"
 FORKED = "forked"
 
+# Tuples, not sets: readers test a log's raw ``reason.kind`` against them, and a JSON list or object
+# there must read as "not one of these", never raise (a set hashes its probe: TypeError).
 # A turn that ran to its answer (the only ends after which a queued follow-up chains, CHAIN-1).
-NORMAL_ENDS = frozenset({COMPLETED, MAX_TOKENS})
+NORMAL_ENDS = (COMPLETED, MAX_TOKENS)
 # The ends the next process writes for the last one, not the loop that ran the turn.
-REPAIR_ENDS = frozenset({INTERRUPTED, FORKED})
-END_KINDS = frozenset({COMPLETED, MAX_TOKENS, BLOCKED, ABORTED, ERROR}) | REPAIR_ENDS
+REPAIR_ENDS = (INTERRUPTED, FORKED)
+END_KINDS = (COMPLETED, MAX_TOKENS, BLOCKED, ABORTED, ERROR, *REPAIR_ENDS)

@@ -12,7 +12,8 @@ from loopspec.log.wire import end_kind, is_synthetic_result, record_data
 
 # The kinds crash repair may write while it closes what a killed process left open: a synthetic
 # answer for each unanswered call, the open step's end, the turn's interrupted end, the seed's end.
-CLOSER_KINDS = frozenset({TOOL_RESULT, STEP_END, TURN_END, END_SEED})
+# A tuple: a log's raw ``type`` is tested against it, and a list there must not raise.
+CLOSER_KINDS = (TOOL_RESULT, STEP_END, TURN_END, END_SEED)
 
 
 def is_repair_closer(event: object) -> bool:
