@@ -8,7 +8,6 @@ the rule's sentence, so a CI artefact is readable without the spec at hand.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -17,18 +16,10 @@ from loopspec.check.manifest import Expectation
 from loopspec.check.report_text import Summary, render_text, render_violation
 from loopspec.check.tool_info import ToolInfo
 from loopspec.check.verdict import LogResult, Violation
+from loopspec.data.xml_text import xml_safe
 
 if TYPE_CHECKING:  # the spec and the XML writer are loaded when a report needs them (start-up time)
     import xml.etree.ElementTree as ET
-
-
-# Characters XML 1.0 cannot carry (control characters, lone surrogates) may come from garbage input.
-# Compiled on first use (by re's cache): building this class costs start-up time.
-_NOT_XML = "[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-
-
-def _xml(text: str) -> str:
-    return re.sub(_NOT_XML, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _json_violation(v: Violation, tool: ToolInfo) -> dict[str, object]:
@@ -68,13 +59,13 @@ def render_junit(results: Sequence[LogResult], summary: Summary, tool: ToolInfo 
     suite = ET.SubElement(suites, "testsuite", attrs_common)
     _junit_properties(suite, tool)
     for r in results:
-        case = ET.SubElement(suite, "testcase", {"classname": "loopspec.check", "name": _xml(r.file),
+        case = ET.SubElement(suite, "testcase", {"classname": "loopspec.check", "name": xml_safe(r.file),
                                                  "time": f"{r.seconds:.3f}"})
         if r.status == "unusable":
-            ET.SubElement(case, "error", {"type": "unusable", "message": _xml(r.problem or "")})
+            ET.SubElement(case, "error", {"type": "unusable", "message": xml_safe(r.problem or "")})
         for v in r.violations:
-            failure = ET.SubElement(case, "failure", {"type": v.rule, "message": _xml(f"[{v.rule}] {v.message}")})
-            failure.text = _xml("\n".join(render_violation(v, indent="", tool=tool)))
+            failure = ET.SubElement(case, "failure", {"type": v.rule, "message": xml_safe(f"[{v.rule}] {v.message}")})
+            failure.text = xml_safe("\n".join(render_violation(v, indent="", tool=tool)))
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -85,7 +76,7 @@ def _junit_properties(suite: ET.Element, tool: ToolInfo | None) -> None:
     if tool is not None:
         props = ET.SubElement(suite, "properties")
         for name, value in (("loopspec.version", tool.version), ("loopspec.spec_digest", tool.spec_digest)):
-            ET.SubElement(props, "property", {"name": name, "value": _xml(value)})
+            ET.SubElement(props, "property", {"name": name, "value": xml_safe(value)})
 
 
 # ``loopspec check --format``: each report format and its renderer (``quiet`` shortens the text one);
@@ -139,10 +130,10 @@ def render_manifest(fmt: str, manifest: str, outcomes: Sequence[ManifestOutcome]
         suite = ET.SubElement(suites, "testsuite", counts)
         _junit_properties(suite, tool)
         for e, r, mismatch in outcomes:
-            case = ET.SubElement(suite, "testcase", {"classname": "loopspec.check.manifest", "name": _xml(str(e.path)),
-                                                      "time": f"{r.seconds:.3f}"})
+            case = ET.SubElement(suite, "testcase", {"classname": "loopspec.check.manifest",
+                                                      "name": xml_safe(str(e.path)), "time": f"{r.seconds:.3f}"})
             if mismatch is not None:
-                ET.SubElement(case, "failure", {"type": "mismatch", "message": _xml(f"{_expected(e)}: {mismatch}")})
+                ET.SubElement(case, "failure", {"type": "mismatch", "message": xml_safe(f"{_expected(e)}: {mismatch}")})
         ET.indent(suites)
         return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
     lines = []

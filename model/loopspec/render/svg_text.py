@@ -8,14 +8,13 @@ stay well-formed.
 from __future__ import annotations
 
 import html
-import re
 
-_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+from loopspec.data.xml_text import xml_safe
 
 
 def text(value: str) -> str:
     """``value`` escaped for XML text and attribute values."""
-    return html.escape(_NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", value), quote=True)
+    return html.escape(xml_safe(value), quote=True)
 
 
 def num(value: float) -> str:
