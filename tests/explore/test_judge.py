@@ -50,7 +50,7 @@ from loopspec.vectors.command_gen import Generator, RandomChooser
 Log = list[dict[str, object]]
 MANIFEST = REPO / "examples" / "logs" / "manifest.json"
 RECORDINGS = REPO / "examples" / "recordings"
-# Valid examples outside the judge's scope, and why (the judge says "unsupported", never "invalid").
+# Examples outside the judge's scope, and why (the judge says "unsupported", never a verdict).
 OUT_OF_SCOPE = {
     "S08-wake-whose-message-was-removed.events.jsonl": "the running-status listener edits before turn/start",
     "S18-cancel-from-step-start-observer-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
@@ -60,6 +60,11 @@ OUT_OF_SCOPE = {
     "VARIANT-1-system-message-after-user-message.events.jsonl": "v0.1.5's system/message (VARIANT-1)",
     "steered-step-cut-in-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
     "replacing-assistant-message.events.jsonl": "a replacing assistant/message, which the model does not write",
+    # Invalid too, but only for a rule on the plugin's rewrite: the judge stops at the rewrite.
+    **{f"{name}.events.jsonl": "a replacing tool/result, which the model does not write" for name in (
+        "LOG-12-plugin-rewrites-tool-results-between-steps", "CLAIM-6-tool-result-rewritten-before-a-due-claim",
+        "LOG-12-replacement-hides-an-event-it-does-not-cite", "LOG-12-replacement-not-in-the-sessions-shape",
+        "LOG-12-replacement-of-an-event-already-replaced", "LOG-12-tool-result-rewrite-changes-more-than-content")},
 }
 PATHS = (("type",), ("time",), ("data",), ("data", "turn"), ("data", "step"), ("data", "start"),
          ("data", "removedCount"), ("data", "target"), ("data", "outcome"), ("data", "inserted"),

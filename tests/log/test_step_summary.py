@@ -18,13 +18,13 @@ VALID = sorted((REPO / "examples" / "logs" / "valid").glob("*.events.jsonl"))
 def _steps(path: Path) -> list[list[dict[str, object]]]:
     events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     steps: list[list[dict[str, object]]] = []
+    open_step = False
     for event in events:
         if event.get("type") == STEP_START:
             steps.append([])
-        elif event.get("type") == STEP_END:
-            continue
-        elif steps:
+        elif open_step and event.get("type") != STEP_END:
             steps[-1].append(event)
+        open_step = event.get("type") != STEP_END and (open_step or event.get("type") == STEP_START)
     return steps
 
 

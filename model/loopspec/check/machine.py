@@ -15,6 +15,7 @@ from loopspec.check.inbox_track import InboxTracker, LeanInbox
 from loopspec.check.phase_table import dispatch
 from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
+from loopspec.check.surface import SurfaceFold
 from loopspec.check.verdict import CheckOptions, Violation
 from loopspec.log.envelope import ENVELOPE_KEYS, MAX_SAFE_INTEGER, is_safe_integer, is_surface_op
 from loopspec.log.kinds import (
@@ -121,11 +122,12 @@ def envelope_problem(raw: object) -> str | None:
 class LogChecker(CheckState):
     """Checks one log fed line by line; :attr:`violations` holds what it found."""
 
-    __slots__ = ("torn_tail",)
+    __slots__ = ("surface", "torn_tail")
 
     def __init__(self, file: str, options: CheckOptions | None = None, inbox: InboxTracker | None = None) -> None:
         super().__init__(file, options or CheckOptions(), inbox if inbox is not None else LeanInbox())
         self.torn_tail = False
+        self.surface = SurfaceFold()  # LOG-12
 
     def feed_event(self, obj: object, line: int) -> None:
         """The general path: envelope (LOG-1), seq (LOG-2), then the event's handler."""
@@ -153,6 +155,8 @@ class LogChecker(CheckState):
                 if row is not None:
                     if len(obj) > 4:
                         self._envelope_keys(etype, obj)
+                    if etype in SURFACE:
+                        self._surface(etype, obj, seq)
                     check, phase, choose = row
                     check(self, obj, data, seq)
                     self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
@@ -194,6 +198,8 @@ class LogChecker(CheckState):
         row = DISPATCH[self.phase].get(etype)
         if row is not None:
             self._envelope_keys(etype, obj)
+            if etype in SURFACE:
+                self._surface(etype, obj, seq)
             check, phase, choose = row
             check(self, obj, obj["data"], seq)
             self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
@@ -206,6 +212,12 @@ class LogChecker(CheckState):
         problem = envelope_key_problem(etype, obj)
         if problem is not None:
             self.violate("LOG-9", problem, LOG_9_WHY)
+
+    def _surface(self, etype: str, obj: dict[str, object], seq: int) -> None:
+        problem = self.surface.feed(etype, obj, seq)
+        if problem is not None:
+            self.violate("LOG-12", problem, f"The surface's current events before seq {seq}: "
+                         f"{self.surface.nodes[-8:]}{' (the last 8)' if len(self.surface.nodes) > 8 else ''}.")
 
     def bad_line(self, problem: LineProblem, line: int) -> None:
         """A line that is no JSON value: LOG-1, or a torn tail (LOG-5) unless it is allowed."""

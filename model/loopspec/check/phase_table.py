@@ -137,13 +137,13 @@ def _rows() -> dict[tuple[str, str], Row]:
         (AFTER_STEP, TURN_END): Row(("turn-end",), IDLE),
     }
     # LOG-3: a model request needs an open turn only, and so does a replacing tool/result
-    # (LOG-4); inside a step a tool/result answers a call of it.
+    # (LOG-4); inside a step a tool/result answers a call of it.  Outside a step only a plugin
+    # writes either, from a hook the loop awaits: none runs while a claim is due (decisions.md G12).
     for phase in (DECIDING, STEPPING, AFTER_STEP):
         for kind in (REQUEST_HEADER, REQUEST_CONTEXT, TOOL_RESULT):
             check = "tool-result" if kind == TOOL_RESULT else "model-request"
             # A tool/result outside a step that replaces nothing breaks LOG-4 and re-synchronises.
             rows[phase, kind] = Row((check,), _KEEP if kind == TOOL_RESULT and phase != STEPPING else phase)
-    rows[CLAIM_DUE, TOOL_RESULT] = Row(("tool-result",), _KEEP)
     return rows
 
 
@@ -151,8 +151,8 @@ TABLE: Mapping[tuple[str, str], Row] = MappingProxyType(_rows())
 
 # Off the table a turn/start or turn/end still opens or closes the turn the log says, an end-seed
 # closes an open turn, a step/start opens its step; the other kinds leave the phase to the
-# checks' re-synchronisation.  A model request at a boundary owing its claim breaks CLAIM-6, in
-# an idle phase LOG-3; a step/start likewise CLAIM-6 or STEP-1.
+# checks' re-synchronisation.  A model request or a replacing tool/result at a boundary owing its
+# claim breaks CLAIM-6, in an idle phase LOG-3 or LOG-4; a step/start likewise CLAIM-6 or STEP-1.
 OFF_TABLE: Mapping[str, OffTable] = MappingProxyType({
     SPLICED: OffTable((), Row(("splice",), _KEEP)),  # every phase has its row
     TURN_START: OffTable(("TURN-2",), Row(("turn-start",), "claim-owed")),
@@ -168,7 +168,7 @@ OFF_TABLE: Mapping[str, OffTable] = MappingProxyType({
     ASSISTANT_ATTEMPT: OffTable(("LOG-3",), Row(("model-answer",), _KEEP)),
     ASSISTANT_MESSAGE: OffTable(("LOG-3",), Row(("model-answer",), _KEEP)),
     TOOL_CALL: OffTable(("LOG-3",), Row(("tool-call",), _KEEP)),
-    TOOL_RESULT: OffTable(("LOG-4",), Row(("tool-result",), _KEEP)),
+    TOOL_RESULT: OffTable(("LOG-4", "CLAIM-6"), Row(("tool-result",), _KEEP)),
 })
 
 # The streamed model output that runner.scan decides itself inside a step whose model side has

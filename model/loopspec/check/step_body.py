@@ -160,6 +160,8 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
         if st.turn is None:
             st.violate("LOG-4", "a replacing tool/result while no turn is open",
                        "A tool result, also a replacing one, belongs to an open turn.")
+        elif st.step is None:  # a plugin's rewrite, from a hook the loop awaits (decisions.md G12)
+            _between_records(st, "a replacing tool/result")
         return
     if not _names_open_step(st, TOOL_RESULT, data, "LOG-4"):
         return

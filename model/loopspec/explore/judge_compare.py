@@ -237,14 +237,14 @@ def traffic_envelope(raw: dict[str, object]) -> bool:
     """Whether a model call's own event (passed over, not compared) has the envelope the session writes.
 
     LOG-9: ``ignorable`` never; ``surfaceOp`` and ``sourceEventSeqs`` only on an
-    ``assistant/message`` (a conversation-surface event), ``surfaceOp`` being ``"append"`` or a
-    replacement object.
+    ``assistant/message`` (a conversation-surface event), which LOG-12 requires to carry a
+    ``surfaceOp``: ``"append"`` or a replacement object (a replacement is out of the judge's scope).
     """
     if "ignorable" in raw:
         return False
     if raw.get("type") != ASSISTANT_MESSAGE:
         return "surfaceOp" not in raw and "sourceEventSeqs" not in raw
-    return "surfaceOp" not in raw or raw["surfaceOp"] == "append" or isinstance(raw["surfaceOp"], dict)
+    return raw.get("surfaceOp") == "append" or isinstance(raw.get("surfaceOp"), dict)
 
 
 def announces_raw(raw: dict[str, object]) -> bool:

@@ -69,7 +69,7 @@ def summarize(records: Iterable[object]) -> StepSummary:
             call = str(record_data(record).get("callId"))
             out.started.append(call)
             out.open_calls.add(call)
-        elif kind == TOOL_RESULT:
+        elif kind == TOOL_RESULT and field(record, "surfaceOp") in (None, "append"):  # a rewrite answers nothing
             answered = answered_calls(record_data(record))
             out.answered += answered
             out.open_calls.difference_update(answered)
