@@ -28,6 +28,9 @@ NOT_OBSERVABLE: Mapping[str, str] = MappingProxyType({
     "FOLD-3": _FOREIGN_READS,
     "LOG-3": _NO_MODEL_SIDE_EVENTS,
     "LOG-4": _NO_MODEL_SIDE_EVENTS,
+    "LOG-12": "it judges surface replacements and the surfaceOp of model-side events: the command language has "
+              "no plugin append that could write a replacement and no model-side events, so only logs of real "
+              "runs, read by `loopspec check`, can break this rule",
     "LOG-5": "a rule for readers of logs and live streams (the checker must consume all of them), not for the "
              "writer an adapter is",
     "LOG-6": "the command language cannot put a foreign event into an adapter's log, so there is nothing to "
