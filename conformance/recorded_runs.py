@@ -2,8 +2,8 @@
 
 The recorder (``conformance/dsh/recorder.mjs``) writes runs of the published packages in the
 repository's recording format: every vectors case the format can carry (its calls, a listener's
-included, are the format's: no ``clear``, ``send`` only through its aliases) and the named
-scenarios of ``conformance/dsh/scenarios``.  Each recording is then reproduced by the model and
+included, are the format's; a listener of a notification the recorder does not listen to is not)
+and the named scenarios of ``conformance/dsh/scenarios``.  Each recording is then reproduced by the model and
 checked with its live stream; what does not pass is an outcome the expectations must list.
 """
 

@@ -4,9 +4,8 @@
 // whose steps may also hold `{"op": "shutdown"}` (an orderly shutdown: the root context disposed,
 // then the log loaded again) and `{"op": "react", "on": TYPE, "when": {FIELD: VALUE}, "actions": [COMMAND]}`
 // (from then on, a listener of the agent notification TYPE makes the calls once, inside the first
-// such notification whose fields match, `messageId` naming the notified message's id).  Scenarios the recording format cannot carry are skipped, saying why:
-// the format has no `clear` and no `send` other than its three aliases (also as a listener's
-// action; a listener's other calls are recorded within its hook).  One line per scenario on stdout: recorded, or skipped and why.
+// such notification whose fields match, `messageId` naming the notified message's id).  Scenarios the recording format cannot carry are skipped, saying why
+// (a listener of a notification the recorder does not listen to, say).  One line per scenario on stdout: recorded, or skipped and why.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';

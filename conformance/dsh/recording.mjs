@@ -12,10 +12,13 @@ function jsNumberArg(value) {
 
 // Public calls: the op name the format gives them and their args, from the decoded command.
 const CALLS = {
+  // The three aliases where one applies; a non-waking send to next-turn is the general call.
   send: (c) => {
     const alias = c.target === 'next-turn' && c.wake ? 'followup' : c.target === 'next-step' ? (c.wake ? 'steer' : 'inject') : null;
-    return alias && { op: alias, args: { id: c.message.id } };
+    return alias ? { op: alias, args: { id: c.message.id } }
+      : { op: 'send', args: { id: c.message.id, target: c.target, wake: c.wake } };
   },
+  clear: () => ({ op: 'inbox.clear', args: {} }),
   cancel: (c) => ({ op: 'cancel', args: { cause: c.cause, ...(c.keepInbox ? { keepInbox: true } : {}) } }),
   append: (c) => ({ op: 'inbox.append', args: { target: c.target, id: c.message.id } }),
   prepend: (c) => ({ op: 'inbox.prepend', args: { target: c.target, id: c.message.id } }),

@@ -10,8 +10,9 @@ them back as model commands:
   ``max-tokens``.  When the ``turn/end`` after the step's ``step/end`` is an ``error`` and the step
   did not finish normally (a request error, or a finish reporting an error), the step failed with
   that error's message and code.  A tool step directly followed by a normal ``turn/end``
-  (``completed`` or ``max-tokens``) had a tool conclude the turn; one followed by ``blocked`` went
-  on to the next boundary, whose pre-step rejected.  An aborted turn's step ends the turn
+  (``completed`` or ``max-tokens``) had a tool conclude the turn, and so had one after which the
+  live stream calls the turn-stopping listeners (they may steer the turn on); one followed by
+  ``blocked`` went on to the next boundary, whose pre-step rejected.  An aborted turn's step ends the turn
   ``aborted`` whatever it returned (CANCEL-3), so its events are not read;
 * **turn stopping** (RESULT-4) — the listeners threw when the next lifecycle event is an
   ``error`` ``turn/end``; what they inserted shows as edits outside any call (below);
@@ -69,8 +70,12 @@ def error_end(event: SessionEvent | None) -> tuple[str, str] | None:
     return (message if isinstance(message, str) else "", code if isinstance(code, str) else "UNKNOWN")
 
 
-def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepResult:
-    """How the open step ``run.turn``.``run.step`` ended, as the log shows it."""
+def step_result(events: Sequence[SessionEvent], run: RunningTurn, stopping_next: bool = False) -> cmd.StepResult:
+    """How the open step ``run.turn``.``run.step`` ended, as the log shows it.
+
+    ``stopping_next``: the live stream calls the turn-stopping listeners next, which only a step
+    that set the turn's end is followed by (a concluding tool, when they steer the turn on).
+    """
     if run.aborted is not None:
         return cmd.Stop()  # CANCEL-3: the aborted row fires whatever the step returned
     inside = summarize(e.to_json() for e in events
@@ -85,8 +90,8 @@ def step_result(events: Sequence[SessionEvent], run: RunningTurn) -> cmd.StepRes
         # A concluding tool sets the turn's end, so only a normal end (completed, or max-tokens
         # when sticky, RESULT-1) right after the step shows it; a blocked one is the next
         # boundary's pre-step rejecting (DECIDE-5), which concluded nothing.
-        concluded = after is not None and after.type == TURN_END and (
-            rec.reason_kind(_get(after.data, "reason")) in (rec.COMPLETED, rec.MAX_TOKENS))
+        concluded = stopping_next or (after is not None and after.type == TURN_END and (
+            rec.reason_kind(_get(after.data, "reason")) in (rec.COMPLETED, rec.MAX_TOKENS)))
         return cmd.ToolCalls(conclude=concluded)
     if finish in ("stop", "max-tokens"):
         return cmd.STEP_RESULTS[finish]()

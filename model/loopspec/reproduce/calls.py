@@ -69,6 +69,13 @@ def _send(make: Callable[[UserMessage], cmd.Send]) -> Builder:
     return lambda args, bodies: make(bodies(_text(args, "id")))
 
 
+def _general_send(args: JsonObject, bodies: Bodies) -> cmd.Command:
+    wake = args.get("wake")
+    if not isinstance(wake, bool):
+        raise ValueError(f"'wake' must be a boolean, got {shown(wake)}")
+    return cmd.Send(bodies(_text(args, "id")), _target(args), wake)
+
+
 def _cancel(args: JsonObject, _: Bodies) -> cmd.Command:
     keep = args.get("keepInbox", False)
     if not isinstance(keep, bool):
@@ -137,6 +144,8 @@ CALLS: Mapping[str, Call] = MappingProxyType({
     "inbox.remove": Call(_keys("messageId"), lambda a, _: cmd.Remove(MessageId(_text(a, "messageId"))),
                          _found, rule="SPLICE-7"),
     "inbox.splice": Call(_keys("target", "start", "deleteCount", "inserted"), _splice, _removed, rule="SPLICE-1"),
+    "send": Call(_keys("id", "target", "wake"), _general_send, _null, rule="INPUT-1"),
+    "inbox.clear": Call(frozenset(), lambda a, b: cmd.Clear(), _null, rule="SPLICE-8"),
     "snapshot": Call(frozenset(), lambda a, b: None, _snapshot, rule="FOLD-5"),
 })
 

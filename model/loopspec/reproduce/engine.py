@@ -34,6 +34,7 @@ from loopspec.log.kinds import (
     INSERTED,
     MODEL_WRITTEN,
     SPLICED,
+    TURN_END,
     TURN_STOPPING_HOOK,
 )
 from loopspec.loop import commands as cmd
@@ -150,6 +151,15 @@ class Engine:
             self.fail(f"the model emitted nothing here; the recording shows {what}", expected, None, rule)
         return self.pending.popleft()
 
+    def _stopping_next(self) -> bool:
+        """The recording calls the turn-stopping listeners next, before any pre-step: the step set the turn's end."""
+        for record in self.rec.records[self.index:]:
+            if isinstance(record, r.TurnStoppingInvoked):
+                return True
+            if isinstance(record, r.PreStepInvoked) or (isinstance(record, r.Marker) and record.type == TURN_END):
+                return False
+        return False
+
     def prepare(self, record: r.Marker | r.Notice | r.PreStepInvoked) -> None:
         """Nothing pending but the recording shows output: the log answers the await point first."""
         if self.pending:
@@ -165,7 +175,7 @@ class Engine:
             if isinstance(record, r.Marker) and record.type not in MODEL_WRITTEN:
                 return
             if phase == STEPPING and run is not None:
-                self.answer(answers.step_result(() if self.dead else self.rec.events, run))
+                self.answer(answers.step_result(() if self.dead else self.rec.events, run, self._stopping_next()))
             elif phase == STOPPING and TURN_STOPPING not in self.windows:  # else its records answer it
                 self.answer(answers.turn_stopping(() if self.dead else self.rec.events, self.position))
             elif phase == DECIDING and run is not None and run.aborted is not None and \

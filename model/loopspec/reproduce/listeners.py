@@ -138,7 +138,7 @@ def _answer(engine: Engine, actions: tuple[ListenerActionT, ...], close: r.Liste
     if isinstance(close, r.PreStepThrew):
         return cmd.Decide((Throw(error_message(close.error), before=actions),))
     if isinstance(close, r.PreStepDecided):
-        decision = pre_steps.recorded_decision(engine, close)
+        decision = pre_steps.recorded_decision(engine, close, any(isinstance(a, cmd.Cancel) for a in actions))
         return cmd.Decide((Wrap(before=actions) if decision is None else Veto(decision, before=actions),))
     raises = error_message(close.error) if isinstance(close, r.TurnStoppingThrew) else None
     return cmd.TurnStopping(actions, raises)

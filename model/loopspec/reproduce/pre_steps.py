@@ -48,11 +48,18 @@ def on_invoked(engine: Engine, record: r.PreStepInvoked) -> None:
         engine.fail("the claimed batch the pre-step sees", list(record.message_ids), batch, "CLAIM-1")
 
 
-def recorded_decision(engine: Engine, record: r.PreStepDecided) -> PreStepDecision | None:
-    """The recorded decision, or ``None`` when it is the bare default's (it enters the claimed batch)."""
+def recorded_decision(engine: Engine, record: r.PreStepDecided, aborting: bool = False) -> PreStepDecision | None:
+    """The recorded decision, or ``None`` when it is the bare default's (it enters the claimed batch).
+
+    ``aborting``: the listener cancelled the turn before deciding (its window holds a cancel).
+    """
     if record.kind == "reject":
         return Reject()
     run = engine.agent.running
+    if aborting or (run is not None and run.aborted is not None):
+        # CANCEL-3: an aborted turn enters nothing, whatever the decision; a message it names may
+        # have no body anywhere (a listener's own, never written), and none is needed.
+        return None
     batch = run.batch if run is not None else ()
     claimed = {m.id.value: m for m in batch}
     # The decided record names ids only, and a listener may keep an id but change its body: what
