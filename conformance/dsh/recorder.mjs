@@ -17,7 +17,7 @@ const { command: decodeCommand } = require('../../examples/adapters/js/commands.
 
 const ANSWERS = new Set(['decide', 'step-result', 'turn-stopping', 'restart', 'shutdown']);
 // The agent notifications a scenario's listener may act in (examples/recordings/README.md).
-const REACTIONS = new Set(['agent/status', 'agent/inbox/claimed']);
+const REACTIONS = new Set(['agent/status', 'agent/inbox/claimed', 'agent/inbox/inserted', 'agent/inbox/discarded', 'agent/error']);
 
 // Why the format cannot carry a call the scenario or a listener makes, or null.
 function uncallable(c, by) {

@@ -148,7 +148,8 @@ REQUIRED = (
        "coordinate:integer as text", "crash:true", "crash:false", "a killed process's shutdown records",
        "a failing model step", "an error before any step", "finish:stop", "finish:max-tokens", "finish:tool-calls",
        "an edit outside any call", "a call within agent/pre-step", "a call within agent/turn-stopping",
-       "a call within agent/status", "a call within agent/inbox/claimed",
+       "a call within agent/status", "a call within agent/inbox/claimed", "a call within agent/inbox/inserted",
+       "a call within agent/inbox/discarded",
        "a listener's refused call", "a scenario's call inside a listener window"}
     | {f"turn-stopping:{p}" for p in documented_phases("agent/turn-stopping")}
 )

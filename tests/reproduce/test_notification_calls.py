@@ -25,12 +25,14 @@ from pathlib import Path
 import pytest
 
 from loopspec.check.live_nesting import Nesting
+from loopspec.check.live_shape import NOTIFYING
 from loopspec.reproduce.files import RecordingFiles
 from loopspec.reproduce.run import reproduce
 from reproduce import recording_copies as copies
 
 REPRODUCING = ("claimed_listener_steers", "claimed_listener_steers_at_step_boundary",
-               "claimed_listener_steers_between_claims", "status_idle_listener_follows_up")
+               "claimed_listener_steers_between_claims", "status_idle_listener_follows_up",
+               "inserted_listener_removes_the_injected_message", "discarded_listener_follows_up")
 UNUSABLE = copies.REAL_RUNS / "unusable"
 
 
@@ -47,7 +49,7 @@ def _files(name: str, tmp: Path, change: Callable[[Rows], Rows] | None = None,
 @pytest.mark.parametrize("name", REPRODUCING)
 def test_a_run_whose_notification_listener_calls_reproduces_and_checks(tmp_path: Path, name: str) -> None:
     files = _files(name, tmp_path)
-    assert any(row.get("within") in ("agent/status", "agent/inbox/claimed") for row in copies.lines_of(files.live))
+    assert any(row.get("within") in NOTIFYING for row in copies.lines_of(files.live))
     copies.assert_reproduces_and_checks(files)
 
 
@@ -72,6 +74,25 @@ def test_a_call_between_a_sends_splice_and_its_turn_start_is_unusable_and_checks
     assert f"the agent/status listener's call {call!r} is made before the call 'followup' (its op-end on line " \
            f"{op_end}) has written everything" in outcome.problem.message
     assert "'type': 'turn/start'" in outcome.problem.message
+    assert _live_violations(files) == []
+
+
+@pytest.mark.rule("INPUT-2", "END-2", "CHAIN-1")
+@pytest.mark.parametrize(("name", "within", "line", "owed"), [
+    ("inserted_listener_injects_during_a_waking_send", "agent/inbox/inserted", 4, "turn/start"),
+    ("error_listener_follows_up", "agent/error", 18, "turn/end"),
+])
+def test_a_listeners_call_inside_its_causes_one_transition_is_unusable_and_checks(
+        tmp_path: Path, name: str, within: str, line: int, owed: str) -> None:
+    """F10: an inserted listener between a waking send's splice and its wake, an agent/error one
+    between a failure's error and its turn's end; the live stream is valid all the same."""
+    files = _files(name, tmp_path, source=UNUSABLE)
+    outcome = reproduce(files)
+    assert outcome.status == "unusable"
+    assert outcome.problem is not None
+    assert outcome.problem.line == line
+    assert f"the {within} listener's call" in outcome.problem.message
+    assert f"'type': '{owed}'" in outcome.problem.message
     assert _live_violations(files) == []
 
 

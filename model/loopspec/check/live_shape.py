@@ -83,7 +83,7 @@ _TURN_STOPPING = MappingProxyType({**_LIVE, "phase": anything, "turn": POSITIVE}
 # The listeners a call can be made from (decisions.md E5): the hooks whose windows the stream records.
 LISTENER_HOOKS = (PRE_STEP_HOOK, TURN_STOPPING_HOOK)
 # The notifications whose listeners' calls the stream records, nested in the notification (E5).
-NOTIFYING = (AGENT_STATUS, CLAIMED)
+NOTIFYING = (AGENT_STATUS, CLAIMED, INSERTED, DISCARDED, AGENT_ERROR)
 _WITHIN = MappingProxyType({"within": one_of(*LISTENER_HOOKS, *NOTIFYING)})
 
 
