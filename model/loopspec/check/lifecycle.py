@@ -22,9 +22,7 @@ def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbe
     """LOG-8: exactly ``keys``; the ``numbers`` among them positive safe integers (else -1)."""
     exact = type(data) is dict and data.keys() == keys
     if not exact:
-        st.violate("LOG-8", f"{etype} data must be exactly {{{', '.join(sorted(keys))}}}, got {_keys(data)}",
-                   f"The released writers write {etype} with exactly these fields; any other shape (such as the "
-                   "pre-0.1.0 turn/start trigger) marks a foreign or pre-release writer.")
+        st.violate("LOG-8", f"{etype} data must be exactly {{{', '.join(sorted(keys))}}}, got {_keys(data)}")
     out: list[int] = []
     for key in numbers:
         value = data.get(key) if isinstance(data, dict) else None
@@ -32,8 +30,7 @@ def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbe
             out.append(value)
         else:
             if exact:
-                st.violate("LOG-8", f"{etype} {key} must be a positive safe integer, got {value!r}",
-                           "Turn and step numbers start at 1 and are written as plain integers.")
+                st.violate("LOG-8", f"{etype} {key} must be a positive safe integer, got {value!r}")
             out.append(-1)
     return out
 
@@ -43,14 +40,12 @@ def _keys(data: object) -> str:
 
 
 def _why_no_start(st: CheckState) -> str:
+    """The facts of a TURN-5 case: what came last that could have started a turn, and that no send followed."""
     if st.last_end == END_SEED:
-        return ("The last session/end-seed marks a restart, and after a restart nothing runs until a waking send "
-                "(REPAIR-4); no send-shaped insertion came after it.")
+        return "the last boundary is a restart's session/end-seed, and no send-shaped insertion came after it"
     if st.last_end is None:
-        return "No send-shaped insertion (one message appended at the end of a list) precedes it in the log."
-    return (f"The previous turn ended {st.last_end}, which does not chain into another turn; the agent went idle "
-            "with any pending input parked until a waking send (CHAIN-2), and no send-shaped insertion came "
-            "since.")
+        return "no send-shaped insertion (one message appended at the end of a list) precedes it in the log"
+    return f"the previous turn ended {st.last_end}, and no send-shaped insertion came since"
 
 
 def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -58,20 +53,14 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
     if turn < 0:
         turn = st.last_turn + 1
     if st.turn is not None:
-        st.violate("TURN-2", f"turn/start {turn} while turn {st.turn} is open",
-                   "Turns are strictly sequential: a turn/start may only follow the previous turn's turn/end.")
+        st.violate("TURN-2", f"turn/start {turn} while turn {st.turn} is open")
     if turn != st.last_turn + 1:
         st.violate("TURN-1", f"turn/start {turn}, but the next turn number is {st.last_turn + 1}",
-                   f"Turn numbers are session-global: the last turn/start was {st.last_turn}, so this one must be "
-                   f"{st.last_turn + 1}; numbering continues across restarts and is never reused.")
+                   f"the last turn/start was {st.last_turn}")
     if not st.wake.may_start():
-        st.violate("TURN-5", f"turn/start {turn} with nothing that may start a turn",
-                   "A turn starts only after a waking send, by chaining after a completed turn that left input "
-                   "pending (CHAIN-1), or by a wake latched after an abort (CANCEL-4). " + _why_no_start(st))
+        st.violate("TURN-5", f"turn/start {turn} with nothing that may start a turn", _why_no_start(st))
     elif st.wake.only_latched() and st.nt_len() + st.ns_len() == 0:
-        st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn with nothing pending",
-                   "A wake latched after an abort is replayed only when input is pending once the aborted turn has "
-                   "ended (CANCEL-4); the inbox is empty here, and no send-shaped insertion came since.")
+        st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn with nothing pending")
     st.last_turn = st.turn = turn
     st.step = None
     st.model_started = False
@@ -90,17 +79,12 @@ def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int
     (turn,) = _shape(st, TURN_END, data, END_KEYS, ("turn",))
     kind = turn_end_kind(st, data)
     if st.turn is None:
-        st.violate("TURN-3", f"turn/end {turn} while no turn is open",
-                   "turn/end closes the open turn; with no open turn there is nothing to close (and crash repair "
-                   "adds no closers to a log without an open turn, REPAIR-1).")
+        st.violate("TURN-3", f"turn/end {turn} while no turn is open")
     else:
         if turn >= 0 and turn != st.turn:
-            st.violate("TURN-3", f"turn/end {turn}, but the open turn is {st.turn}",
-                       "turn/end must name the turn it closes.")
+            st.violate("TURN-3", f"turn/end {turn}, but the open turn is {st.turn}")
         if st.step is not None:
-            st.violate("TURN-3", f"turn/end while step {st.turn}.{st.step} is open",
-                       "step/end is written in a finally inside the turn, so every opened step is closed before its "
-                       "turn ends (STEP-2), also on error and abort.")
+            st.violate("TURN-3", f"turn/end while step {st.turn}.{st.step} is open")
         elif kind in REPAIR_ENDS:
             outcome.before_end(st, kind)
             _check_closer_time(st, event, "turn/end " + kind)
@@ -114,37 +98,29 @@ def _check_end_at_phase(st: CheckState, kind: str) -> None:
     if st.phase == CLAIM_DUE and st.claim_batch:
         # CLAIM-2: one synchronous call writes a claim's records; only a crash (interrupted) cuts it.
         st.violate("CLAIM-2", f"turn/end {kind} between the records of one claim",
-                   f"The boundary's claim already took {len(st.claim_batch)} message(s) and still owes its "
-                   "next-turn part; a claim writes all its records in one synchronous call, with no abort check "
-                   "or failure in between.")
+                   f"the boundary's claim took {len(st.claim_batch)} message(s) so far and still owes its "
+                   "next-turn part")
     elif st.phase == CLAIM_DUE:
         if kind == ABORTED or (kind == ERROR and not first):
             return
         if kind in NORMAL_ENDS and not first:
             st.violate("RESULT-5", f"turn/end {kind} right after step/end while next-step holds messages",
-                       f"When the step ended the inbox held {st.pending_text()}; a non-empty next-step always leads "
-                       "to another boundary whose claim comes next, so the turn cannot end normally here.")
+                       f"when the step ended the inbox held {st.pending_text()}")
             return
         where = TURN_START if first else STEP_END
         st.violate("CLAIM-6", f"turn/end {kind} before the boundary's claim",
-                   f"After {where} the inbox held {st.pending_text()}, so the claim records must come next; only an "
-                   "abort (or, after a step, a failure) may close the turn before the claim.")
+                   f"after {where} the inbox held {st.pending_text()}")
     elif st.phase == DECIDING and kind == MAX_TOKENS and first:
-        st.violate("DECIDE-6", "turn/end max-tokens in a turn that opened no step",
-                   "max-tokens is set by a step that hit the output ceiling; an empty entry at the first boundary "
-                   "ends the turn completed with no step.")
+        st.violate("DECIDE-6", "turn/end max-tokens in a turn that opened no step")
     elif st.phase == AFTER_STEP and kind in NORMAL_ENDS and st.ns_len() > 0:
         st.violate("RESULT-5", f"turn/end {kind} after step/end with no claim while next-step holds messages",
-                   f"The inbox holds {st.pending_text()}; the loop ends a turn normally only when next-step is "
-                   "empty, otherwise it claims next-step at another boundary.")
+                   f"the inbox holds {st.pending_text()}")
 
 
 def _check_closer_time(st: CheckState, event: dict[str, object], what: str) -> None:
     time = event.get("time")
     if st.prev_time is not None and time != st.prev_time:
-        st.violate("REPAIR-3", f"{what} has time {time}, but the event before it has time {st.prev_time}",
-                   "Crash-repair closers carry the time of the last real event: they describe the moment of the "
-                   "crash, not the moment of the reload.")
+        st.violate("REPAIR-3", f"{what} has time {time}, but the event before it has time {st.prev_time}")
 
 
 def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
@@ -172,27 +148,22 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
 def on_step_start(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     turn, step = _shape(st, STEP_START, data, STEP_KEYS, NUMBERS)
     if st.turn is None:
-        st.violate("STEP-1", f"step/start {turn}.{step} while no turn is open",
-                   "Steps open only inside an open turn, after its turn/start.")
+        st.violate("STEP-1", f"step/start {turn}.{step} while no turn is open")
         # Re-synchronise (--all): the log behaves as if the turn had started.
         st.last_turn = st.turn = turn if turn > 0 else st.last_turn + 1
         st.steps_in_turn = 0
         st.phase = DECIDING
     expected = st.steps_in_turn + 1
     if turn >= 0 and turn != st.turn:
-        st.violate("STEP-1", f"step/start names turn {turn}, but the open turn is {st.turn}",
-                   "step/start must name the open turn.")
+        st.violate("STEP-1", f"step/start names turn {turn}, but the open turn is {st.turn}")
     if st.step is not None:
-        st.violate("STEP-1", f"step/start {turn}.{step} while step {st.turn}.{st.step} is open",
-                   "Steps do not nest: the open step's step/end comes first.")
+        st.violate("STEP-1", f"step/start {turn}.{step} while step {st.turn}.{st.step} is open")
     elif step >= 0 and step != expected:
-        st.violate("STEP-1", f"step/start {turn}.{step}, but the next step of turn {st.turn} is {expected}",
-                   "Step numbers restart at 1 in each turn and count only opened steps.")
+        st.violate("STEP-1", f"step/start {turn}.{step}, but the next step of turn {st.turn} is {expected}")
     outcome.before_step(st, turn, step)
     if st.phase == CLAIM_DUE:
         st.violate("CLAIM-6", f"step/start {turn}.{step} before the boundary's claim",
-                   f"The inbox held {st.pending_text()} at this boundary, so the claim records come first and the "
-                   "step enters what was claimed.")
+                   f"the inbox held {st.pending_text()} at this boundary")
     # TURN-5, CANCEL-4: the loop checks for an abort right before writing step/start, so a send
     # before it came before the abort and latched nothing.
     st.wake.abort_checked()
@@ -220,12 +191,10 @@ def open_step(st: CheckState, step: int) -> None:
 def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     turn, step = _shape(st, STEP_END, data, STEP_KEYS, NUMBERS)
     if st.step is None:
-        st.violate("STEP-2", f"step/end {turn}.{step} while no step is open",
-                   "step/end closes the open step; there is none.")
+        st.violate("STEP-2", f"step/end {turn}.{step} while no step is open")
         return
     if (turn >= 0 and turn != st.turn) or (step >= 0 and step != st.step):
-        st.violate("STEP-2", f"step/end {turn}.{step}, but the open step is {st.turn}.{st.step}",
-                   "step/end must name exactly the open turn and step.")
+        st.violate("STEP-2", f"step/end {turn}.{step}, but the open step is {st.turn}.{st.step}")
     outcome.close_step(st)
     st.step = None
     st.model_started = False
@@ -241,14 +210,11 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
 
 def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     if st.turn is not None:
-        st.violate("REPAIR-2", f"session/end-seed while turn {st.turn} is open",
-                   "The restart marker follows the repaired log, whose open turn crash repair has closed first.")
+        st.violate("REPAIR-2", f"session/end-seed while turn {st.turn} is open")
     if st.after_end_seed:
-        st.violate("REPAIR-2", "two session/end-seed markers in a row",
-                   "The session constructor adds the marker only when the seed does not already end with one.")
+        st.violate("REPAIR-2", "two session/end-seed markers in a row")
     if not (isinstance(data, dict) and (not data or (len(data) == 1 and data.get("inherited") is True))):
-        st.violate("VARIANT-3", f"session/end-seed data must be {{}} or {{inherited: true}}, got {data!r}",
-                   "v0.1.1 writes {} and v0.1.5 writes {inherited: true}; no version writes anything else.")
+        st.violate("VARIANT-3", f"session/end-seed data must be {{}} or {{inherited: true}}, got {data!r}")
     if st.turn is not None:
         _close_turn(st, INTERRUPTED)
     st.wake.restarted()  # REPAIR-4: nothing runs until a waking send

@@ -97,7 +97,7 @@ class LiveChecker:
 
     # ---- bookkeeping ----
 
-    def violate(self, rule: str, message: str, because: str) -> None:
+    def violate(self, rule: str, message: str, because: str = "") -> None:  # because: the facts only
         self.violations.append(Violation(
             self.file, self.line, self.seq, rule, message, because, self.checker.snapshot(),
             live_ref(self.record, self.line), tuple(live_ref(r, n) for n, r in self.recent),
@@ -129,13 +129,11 @@ class LiveChecker:
             self.line, self.record, self.seq = line_no, rec, None
             if isinstance(rec, LineProblem) or not isinstance(rec, dict):
                 what = rec.message if isinstance(rec, LineProblem) else f"a {type(rec).__name__}, not an object"
-                self.violate("LOG-1", f"live record is unreadable: {what}", "Every live record is a JSON object.")
+                self.violate("LOG-1", f"live record is unreadable: {what}")
                 continue
             problem = live_record_problem(rec)
             if problem is not None and problem.rule == FORM:  # other rules are judged below, with context
-                self.violate(FORM, f"malformed {form_name(rec)} record: {problem.message}",
-                             "Every live record has the fields its kind gives it (examples/recordings/README.md, "
-                             "spec/schemas/live-record.schema.json), and no others.")
+                self.violate(FORM, f"malformed {form_name(rec)} record: {problem.message}")
                 continue
             misplaced = self.nesting.feed(line_no, rec)
             if misplaced is not None:
@@ -148,9 +146,7 @@ class LiveChecker:
         self.finish()
 
     def misnested(self, problem: str) -> None:
-        self.violate(FORM, f"misplaced record: {problem}",
-                     "A listener's call nests inside its listener's window and names it in `within`; calls "
-                     "pair up and do not nest otherwise (examples/recordings/README.md).")
+        self.violate(FORM, f"misplaced record: {problem}")
 
     def notified_call(self, rec: dict[str, object]) -> None:
         """A notification's listener calls while its cause may still owe notifications (a claim of
@@ -203,18 +199,14 @@ class LiveChecker:
     def missing(self, where: str) -> None:
         expected = ", ".join(f"{t.rsplit('/', 1)[1]} {message_id(m)}" for t, m, _ in self.queue)
         rule = "CLAIM-4" if self.queue[0][0] == CLAIMED else "NOTIFY-4"
-        self.violate(rule, f"notifications missing {where}: {expected}",
-                     "A public edit's discarded/inserted notifications are emitted after its record and before the "
-                     "next durable record (NOTIFY-2, NOTIFY-4); a claim's claimed notifications follow its last "
-                     "record (CLAIM-4).")
+        self.violate(rule, f"notifications missing {where}: {expected}")
         self.queue.clear()
 
     def durable(self, rec: dict[str, object]) -> None:
         seq, etype = rec.get("seq"), rec.get("type")
         self.seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else None
         if self.seq is None or not isinstance(etype, str):
-            self.violate("LOG-1", "durable marker needs an integer seq and a string type",
-                         "A durable marker names the log event it reports.")
+            self.violate("LOG-1", "durable marker needs an integer seq and a string type")
             return
         if self.queue:
             self.missing(f"before durable seq {seq}")
@@ -229,28 +221,22 @@ class LiveChecker:
         while True:
             item = self.pull()
             if item is None:
-                self.violate("LOG-5", f"durable marker seq {seq}, but the log ends before it",
-                             "Every durable marker names an event of the log it belongs to.")
+                self.violate("LOG-5", f"durable marker seq {seq}, but the log ends before it")
                 return None
             obj = item[1]
             oseq = obj.get("seq") if isinstance(obj, dict) else None
             otype = obj.get("type") if isinstance(obj, dict) else None
             if oseq == seq:
                 if otype != etype:
-                    self.violate("LOG-5", f"durable marker seq {seq} says {etype}, the log has {otype}",
-                                 "A durable marker reports the event the log holds at that seq.")
+                    self.violate("LOG-5", f"durable marker seq {seq} says {etype}, the log has {otype}")
                 self.gap_ok = self.seed_gap = False
                 return item
             if isinstance(oseq, int) and oseq > seq:
                 self.peeked = item
-                self.violate("LOG-5", f"durable marker seq {seq} is out of order (the log is at seq {oseq})",
-                             "Durable markers report the log's events in order, each once.")
+                self.violate("LOG-5", f"durable marker seq {seq} is out of order (the log is at seq {oseq})")
                 return None
             if not self.unmarked_ok(otype, obj):
-                self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})",
-                             "The stream marks every durable event when it is committed; only crash repair's "
-                             "closers and the end-seed marker, written at a process boundary while no process was "
-                             "recording, go unmarked.")
+                self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})")
             self.feed(*item)
 
     def expect(self, etype: str, turn: int | None, steps: int, obj: object) -> None:
@@ -272,9 +258,7 @@ class LiveChecker:
         elif etype == TURN_START:
             self.errors.clear()
         elif etype == TURN_END and reason_kind(obj) == "error" and (turn, steps) not in self.errors:
-            self.violate("END-2", f"error turn/end of turn {turn} without agent/error {{turn: {turn}, step: {steps}}}",
-                         "Observers learn of a failure before its durable close: the live agent/error names the turn "
-                         "and its last opened step (0 if none) and precedes the error turn/end.")
+            self.violate("END-2", f"error turn/end of turn {turn} without agent/error {{turn: {turn}, step: {steps}}}")
 
     def notification(self, rec: dict[str, object]) -> None:
         handler = NOTIFICATION_HANDLERS.get(str(rec["type"]))  # agent/pre-step: an observation, owed nothing
@@ -284,9 +268,7 @@ class LiveChecker:
     def status_changed(self, rec: dict[str, object]) -> None:
         status = rec.get("status")
         if status not in ("idle", "running") or status == self.status:
-            self.violate("STATUS-1", f"agent/status {status!r} after {self.status!r}",
-                         "agent/status is emitted only when the derived status (idle or running) changes, so "
-                         "the status trace never repeats a value.")
+            self.violate("STATUS-1", f"agent/status {status!r} after {self.status!r}")
         self.status = str(status)
 
     def agent_error(self, rec: dict[str, object]) -> None:
@@ -297,16 +279,12 @@ class LiveChecker:
         ntype = str(rec["type"])
         extra = set(rec) - NOTE_FIELDS[ntype]
         if extra:
-            self.violate("NOTIFY-1", f"{ntype} carries extra field(s) {sorted(extra)}",
-                         "Inbox notifications carry only the message (and claimed its turn); durable splices own "
-                         "placement, outcome and batch facts.")
+            self.violate("NOTIFY-1", f"{ntype} carries extra field(s) {sorted(extra)}")
         if not self.queue:
             early = ntype == CLAIMED and self.claim_open
             self.violate("CLAIM-4" if ntype == CLAIMED else "NOTIFY-2",
                          f"{ntype} {message_id(rec.get('message'))} " + ("before the claim's last record" if early
-                                                                  else "that no durable record explains"),
-                         "Inbox notifications follow the durable record that caused them: discarded and inserted "
-                         "after a public edit, claimed after all records of a claim.")
+                                                                  else "that no durable record explains"))
             return
         etype, message, turn = self.queue.popleft()
         claimed_turn = rec.get("turn")  # an integer token: 1.0 is not the turn 1 (decisions.md G3)
@@ -316,10 +294,7 @@ class LiveChecker:
             rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-3" if self.replacing else "NOTIFY-2"
             want = f"{etype} {message_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
             differing = differing_fields(etype, message, turn, rec)
-            self.violate(rule, f"{ntype} {message_id(rec.get('message'))}, expected {want}{differing}",
-                         "After a public edit: one discarded per removed message in list order, then one inserted "
-                         "per inserted message; after a claim: one claimed per claimed message in batch order with "
-                         "the enclosing turn, and no discarded.")
+            self.violate(rule, f"{ntype} {message_id(rec.get('message'))}, expected {want}{differing}")
 
     def finish(self) -> None:
         self.record, self.seq = None, None
@@ -333,8 +308,7 @@ class LiveChecker:
             otype = item[1].get("type") if isinstance(item[1], dict) else None
             if not self.unmarked_ok(otype, item[1]) and not reported:
                 reported = True
-                self.violate("LOG-5", f"the live stream ends before log line {item[0]} ({otype})",
-                             "A live stream given with a log must report all of the log's events.")
+                self.violate("LOG-5", f"the live stream ends before log line {item[0]} ({otype})")
             self.feed(*item)
 
 

@@ -32,20 +32,6 @@ DISPATCH = dispatch()
 # Streamed model output: too frequent and too local to be worth showing as a violation's set-up.
 NOT_CONTEXT = frozenset({ASSISTANT_CHUNK, ASSISTANT_ATTEMPT, REQUEST_HEADER, REQUEST_CONTEXT})
 _INT_ONLY = {int}
-LOG_1_WHY = (
-    "Each line of a session log is one JSON object with a string type, safe-integer seq and time, a data value, "
-    "and optionally ignorable: true, surfaceOp ('append' or an object) and sourceEventSeqs (seqs); nothing else is "
-    "written by the session."
-)
-
-
-# LOG-9: the session puts surfaceOp and sourceEventSeqs only on conversation-surface events, and
-# ignorable only on informational plugin records, never on the records of the loop's own types.
-LOG_9_WHY = (
-    "The session writes surfaceOp and sourceEventSeqs only on conversation-surface events (user/message, "
-    "assistant/message, tool/result, system/message) and ignorable only on purely informational plugin records; "
-    "the loop's own records never carry them."
-)
 
 
 def envelope_key_problem(etype: str, raw: dict[str, object]) -> str | None:
@@ -173,24 +159,20 @@ class LogChecker(CheckState):
         self.seq = raw_seq if seq_ok else None
         problem = envelope_problem(obj)
         if problem is not None:
-            self.violate("LOG-1", problem, f"The line is not a session event: {problem}. {LOG_1_WHY}")
+            self.violate("LOG-1", problem)
             self.next_seq = raw_seq + 1 if seq_ok else self.next_seq + 1  # type: ignore[operator]
             return
         assert isinstance(obj, dict)
         seq: int = obj["seq"]
         if seq != self.next_seq:
-            self.violate("LOG-2", f"seq {seq}, but this is event {self.next_seq} of the log",
-                         "seq is the event's index in the log, assigned at append as the log's length: contiguous "
-                         "from 0, with no gap, repeat or reordering.")
+            self.violate("LOG-2", f"seq {seq}, but this is event {self.next_seq} of the log")
         self.next_seq = seq + 1  # re-synchronise on the log's own numbering
         self._dispatch(obj, obj["type"], seq, obj["time"], line)
 
     def _after_repair(self, etype: str) -> None:
         self.expect_end_seed = False
         if etype != END_SEED:
-            self.violate("REPAIR-2", f"{etype} right after a crash-repair turn/end",
-                         "A turn/end interrupted (or forked) closes the log inherited by a new process, and the "
-                         "session constructor appends session/end-seed right after it.")
+            self.violate("REPAIR-2", f"{etype} right after a crash-repair turn/end")
 
     def _dispatch(self, obj: dict[str, object], etype: str, seq: int, time: object, line: int) -> None:
         if self.expect_end_seed:
@@ -211,13 +193,13 @@ class LogChecker(CheckState):
     def _envelope_keys(self, etype: str, obj: dict[str, object]) -> None:
         problem = envelope_key_problem(etype, obj)
         if problem is not None:
-            self.violate("LOG-9", problem, LOG_9_WHY)
+            self.violate("LOG-9", problem)
 
     def _surface(self, etype: str, obj: dict[str, object], seq: int) -> None:
         problem = self.surface.feed(etype, obj, seq)
         if problem is not None:
-            self.violate("LOG-12", problem, f"The surface's current events before seq {seq}: "
-                         f"{self.surface.nodes[-8:]}{' (the last 8)' if len(self.surface.nodes) > 8 else ''}.")
+            self.violate("LOG-12", problem, f"the surface's current events before seq {seq}: "
+                         f"{self.surface.nodes[-8:]}{' (the last 8)' if len(self.surface.nodes) > 8 else ''}")
 
     def bad_line(self, problem: LineProblem, line: int) -> None:
         """A line that is no JSON value: LOG-1, or a torn tail (LOG-5) unless it is allowed."""
@@ -227,12 +209,8 @@ class LogChecker(CheckState):
         if problem.torn and self.options.allow_torn_tail:
             self.torn_tail = True
             return
-        if problem.torn:
-            because = ("The last line has no newline and stops in the middle of a JSON object: a crash cut the "
-                       "append short. Such a torn tail is accepted only with --allow-torn-tail, because otherwise "
-                       "the checker would not have read the whole log.")
-        else:
-            because = f"This line is not one JSON value ({problem.message}). {LOG_1_WHY}"
+        # A torn tail is a crash's cut append; the tool accepts one only when told to (LOG-5).
+        because = f"line {line} is the last and has no newline: --allow-torn-tail accepts it" if problem.torn else ""
         self.violate(problem.rule, problem.message, because)
         self.next_seq += 1  # the line held one event's slot
 

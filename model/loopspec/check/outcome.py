@@ -33,7 +33,6 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from loopspec.check.state import AFTER_STEP, ANY, ENDS_AT_ONCE, NO_ENTRY, SKIPPED, TEXT_ANSWER, UNANSWERED, CheckState
-from loopspec.check.step_calls import CANCEL_5_WHY
 from loopspec.log.end_reasons import ABORTED, BLOCKED, ERROR, REPAIR_ENDS
 from loopspec.log.tool_errors import SKIPPED_CODE
 
@@ -56,16 +55,12 @@ def close_step(st: CheckState) -> None:
     pending = (st.calls | set(st.answer_calls or ())) - st.answered
     if pending and st.repairing:
         st.violate("REPAIR-1", f"crash repair closes step {st.turn}.{st.step} with tool call(s) {sorted(pending)} "
-                   "unanswered",
-                   "The step's synthetic tool/result(s) show crash repair closing it; repair writes one synthetic "
-                   "error tool/result for every call the step announced or started that nothing answered, before "
-                   "its step/end.")
+                   "unanswered")
         st.after = ANY
     elif st.skipping or st.abort_reached:
         if st.unanswered:
             st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {st.unanswered} unanswered after "
-                       f"a skipped call (a tool/result with code {SKIPPED_CODE} shows the step was aborted)",
-                       CANCEL_5_WHY)
+                       f"a skipped call (a tool/result with code {SKIPPED_CODE} shows the step was aborted)")
         st.after = SKIPPED
     elif pending:
         st.after = UNANSWERED
@@ -89,29 +84,13 @@ def _ended_early(st: CheckState, what: str) -> None:
     step = f"{st.turn}.{st.steps_in_turn}"
     if st.after == UNANSWERED:
         st.violate("RESULT-7", f"{what} after step {step} closed with tool call(s) {list(st.after_calls)} "
-                   "unanswered",
-                   "The tool phase answers every call the model made before the step ends, also when the step "
-                   "is aborted (CANCEL-5); a step that closes with a call unanswered failed, and its turn/end "
-                   "error is the next record, written in the same finally chain (or crash repair's interrupted, "
-                   "when a crash fell in between).")
+                   "unanswered")
     elif st.after == SKIPPED:
         st.violate("CANCEL-5", f"{what} after step {step}, which was aborted (a tool/result with code "
-                   f"{SKIPPED_CODE} shows it) and ended", CANCEL_5_WHY)
+                   f"{SKIPPED_CODE} shows it) and ended")
     else:
-        st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call",
-                   _NO_ENTRY_WHY[entry_rule(st)])
+        st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call")
     st.after = ANY  # re-synchronise (--all)
-
-
-_NO_ENTRY_WHY = {
-    "STEP-4": "A turn's first step enters at least one message: an empty entry at the first boundary ends the turn "
-    "with no step (DECIDE-6). A first step with no user/message and no model call is one aborted or failed "
-    "during request preparation (v0.1.5, VARIANT-1), and such a turn ends aborted or error right after it.",
-    "DECIDE-6": "After a step that answered with text (or whose turn-stopping ran: input came in after its "
-    "step/end and was claimed) the turn's end is set, so an empty entry at the next boundary ends the turn "
-    "instead of opening a step; a step there with no user/message and no model call was aborted or failed "
-    "during request preparation (v0.1.5, VARIANT-1), and its turn ends aborted or error.",
-}
 
 
 def before_edit(st: CheckState, what: str = "a public edit") -> None:
@@ -148,10 +127,7 @@ def before_step(st: CheckState, turn: int, step: int) -> None:
         _ended_early(st, f"step/start {turn}.{step}")
     elif st.after == TEXT_ANSWER and st.phase == AFTER_STEP:
         st.violate("RESULT-6", f"step/start {turn}.{step} right after step {st.turn}.{st.steps_in_turn} answered "
-                   "with text, with no claim in between",
-                   "A step whose answer calls no tool sets the turn's end. With next-step empty the loop runs "
-                   "turn-stopping and ends the turn; only input inserted into next-step meanwhile makes another "
-                   "boundary, and that boundary claims it before any step opens.")
+                   "with text, with no claim in between")
         st.after = ANY
 
 
@@ -160,10 +136,7 @@ def before_end(st: CheckState, kind: str) -> bool:
     after = st.after
     if after == TEXT_ANSWER and kind == BLOCKED and st.phase == AFTER_STEP:
         st.violate("DECIDE-5", f"turn/end blocked right after step {st.turn}.{st.steps_in_turn} answered with "
-                   "text, with no claim in between",
-                   "blocked is what a pre-step decision's reject writes, and a decision is taken only at a boundary, "
-                   "right after its claim. A step that answered with text sets the turn's end; with nothing "
-                   "steered in and claimed no boundary follows it, so no decision could reject anything.")
+                   "text, with no claim in between")
     elif after in ENDS_AT_ONCE and kind and kind not in (*ENDS_AFTER[after], *REPAIR_ENDS):
         _ended_early(st, f"turn/end {kind}")
     else:

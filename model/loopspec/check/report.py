@@ -26,6 +26,7 @@ def _json_violation(v: Violation, tool: ToolInfo) -> dict[str, object]:
     entry: dict[str, object] = {k: as_data(value) for k, value in v._asdict().items()}
     rule = tool.rule(v.rule)
     entry["rule_text"] = rule.rule if rule is not None else None
+    entry["rule_why"] = rule.why if rule is not None else None
     entry["spec_section"] = rule.section if rule is not None else None
     return entry
 

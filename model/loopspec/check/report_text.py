@@ -60,10 +60,13 @@ def render_violation(v: Violation, indent: str = "  ", tool: ToolInfo | None = N
     repeats = f" (and {v.repeats} more like it)" if v.repeats else ""
     out = [f"{indent}[{v.rule}] {v.file} {where}: {v.message}{repeats}"]
     inner = indent + "    "
-    out += _wrap("because: ", v.because, inner)
+    if v.because:  # the facts of this case; the norm and its reason are the catalogue's
+        out += _wrap("facts: ", v.because, inner)
     rule = tool.rule(v.rule) if tool is not None else None
     if rule is not None and tool is not None:
-        out.append(f"{inner}rule: {tool.where_stated(rule)}")
+        out += _wrap("rule: ", rule.rule, inner)
+        out += _wrap("why: ", rule.why, inner)
+        out.append(f"{inner}see: {tool.where_stated(rule)}")
     if v.state is not None:
         out += _wrap("state before: ", v.state.render(), inner)
     if v.context:

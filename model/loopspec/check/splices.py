@@ -15,46 +15,25 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 from loopspec.log.kinds import TURN_START
 
-_FOLD_WHY = {
-    "FOLD-1": "The real projection rethrows such a record as 'invalid persisted inbox splice', and no real "
-    "writer produces it.",
-    "FOLD-2": "The projection only accepts safe-integer coordinates that fit the target list at that point "
-    "of the log; the real writer records normalized coordinates, so this record cannot come from it.",
-    "FOLD-3": "After the splice an id would be pending twice; the writer refuses such an edit before "
-    "writing it (SPLICE-3) and the projection rejects it when folding.",
-    "DATA-2": "Every inbox message is a JSON object with a string id, role 'user', an array content and an "
-    "object source; this record inserts something else.",
-}
-
 
 def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     try:
         effect = st.inbox.splice(data, seq)
     except InvalidEvent as err:
         # The record is skipped, as the real live projection keeps its previous state.
-        st.violate(err.rule, err.detail, f"The splice record at seq {seq} cannot be folded: {err.detail}. "
-                   + _FOLD_WHY.get(err.rule, ""))
+        st.violate(err.rule, err.detail)
         return
     st.last_effect = effect
     after_skipping(st, "an agent/inbox/spliced record")  # CANCEL-5: no send or cancel between skipped calls
     removed = effect.removed_n
     if effect.removed_count == 0:
-        st.violate("SPLICE-4", "removedCount is written as 0",
-                   "The real writer spreads removedCount into the record only when it removed something, so a "
-                   "written 0 marks a foreign writer.")
+        st.violate("SPLICE-4", "removedCount is written as 0")
     elif effect.outcome is not None and removed == 0:
-        st.violate("SPLICE-6", "outcome 'canceled' on a record that removes nothing",
-                   "outcome 'canceled' is written exactly on public edits that removed messages; this record "
-                   "removes none, so no real edit wrote it.")
+        st.violate("SPLICE-6", "outcome 'canceled' on a record that removes nothing")
     elif removed == 0 and not effect.inserted:
-        st.violate("SPLICE-2", "a no-op splice record (removes nothing, inserts nothing)",
-                   "An edit that neither removes nor inserts is elided by the writer: it writes no record and "
-                   "emits no notification.")
+        st.violate("SPLICE-2", "a no-op splice record (removes nothing, inserts nothing)")
     elif removed > 0 and effect.outcome is None and effect.inserted:
-        st.violate("SPLICE-6", "a replacement without outcome 'canceled'",
-                   "A record that removes and inserts is a public edit (a replace or splice), and public edits "
-                   "that remove something always carry outcome 'canceled'; only claims omit it, and claims "
-                   "insert nothing.")
+        st.violate("SPLICE-6", "a replacement without outcome 'canceled'")
     if removed > 0 and effect.outcome is None and not effect.inserted:
         _on_claim(st, effect, seq)
     else:
@@ -64,17 +43,12 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
     if st.wake.public_edit(st.step is not None):  # TURN-5, CHAIN-1 (the report shows no wake field)
-        st.violate("CHAIN-1", f"a public edit at seq {seq} between a turn end that chains and the next turn/start",
-                   "A turn that ends normally after a step with input pending starts the next turn at once, in the "
-                   "same synchronous run of the driver: nothing is written between its turn/end and the next "
-                   "turn/start except by a crash (crash repair's end-seed).")
+        st.violate("CHAIN-1", f"a public edit at seq {seq} between a turn end that chains and the next turn/start")
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
         where = TURN_START if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
         st.violate("CLAIM-6", f"a public edit at seq {seq} before the boundary's claim",
-                   f"After {where} the inbox held {st.pending_text()}, so the loop claims synchronously: the claim "
-                   "records must be the next inbox records (turn/start, the claim and the pre-step decision run "
-                   "with no await in between). Only an abort may close the turn first.")
+                   f"after {where} the inbox held {st.pending_text()}")
     st.inbox.commit(effect)
     if broke_boundary:
         _resync_due(st)
@@ -110,21 +84,16 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
         if st.due_ns and effect.target == NEXT_TURN:
             if first:
                 st.violate("CLAIM-2", f"{_claimed(effect)} while the next-step part is still due",
-                           f"At the first boundary of turn {st.turn} the inbox held {st.pending_text()}; a claim "
-                           "writes its next-step part first and then the next-turn part.")
+                           f"at the first boundary of turn {st.turn} the inbox held {st.pending_text()}")
             else:
                 _nt_later(st, effect)
         elif effect.start != 0:
-            st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0",
-                       "A claim takes its messages from the front of each list, so its records have start 0.")
+            st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0")
         elif effect.target == NEXT_STEP and effect.removed_n != effect.length_before:
-            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}",
-                       "A claim takes all of next-step at every boundary (steering and context are consumed "
-                       "whole).")
+            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}")
         elif effect.target == NEXT_TURN and effect.removed_n != 1:
             st.violate("CLAIM-1", f"{_claimed(effect)}, but a claim takes exactly one next-turn message",
-                       f"At the first boundary of turn {st.turn} the claim takes the first next-turn message only: "
-                       "follow-ups are consumed one per turn.")
+                       f"this is the first boundary of turn {st.turn}")
         st.inbox.commit(effect)
         if effect.target == NEXT_STEP:
             st.due_ns = False
@@ -138,28 +107,19 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
         if effect.target == NEXT_TURN:
             _nt_later(st, effect)
         elif effect.start != 0:
-            st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0",
-                       "A claim takes its messages from the front of each list, so its records have start 0.")
+            st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0")
         elif effect.removed_n != effect.length_before:
-            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}",
-                       "At a later boundary the claim takes all of next-step.")
+            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}")
         st.inbox.commit(effect)
         st.claim_batch.extend(effect.removed)
         _claim_complete(st)
         return
     if st.phase == IDLE:
-        st.violate("CLAIM-3", f"{_claimed(effect)} while no turn is open",
-                   "Only the loop's claim writes pure deletions without outcome, and it claims only inside an open "
-                   "turn, after turn/start (TURN-4); a public removal would carry outcome 'canceled'.")
+        st.violate("CLAIM-3", f"{_claimed(effect)} while no turn is open")
     elif st.phase == STEPPING:
-        st.violate("CLAIM-3", f"{_claimed(effect)} inside step {st.turn}.{st.step}",
-                   "The loop claims only at a boundary, before the boundary's step/start, never while a step runs; "
-                   "a public removal would carry outcome 'canceled'.")
+        st.violate("CLAIM-3", f"{_claimed(effect)} inside step {st.turn}.{st.step}")
     elif st.phase == DECIDING:
-        st.violate("CLAIM-3", f"{_claimed(effect)} after this boundary's claim",
-                   "Each boundary claims once, right when it is reached; input arriving while the decision is "
-                   "pending stays in the inbox for a later boundary (DECIDE-4), and a public removal would carry "
-                   "outcome 'canceled'.")
+        st.violate("CLAIM-3", f"{_claimed(effect)} after this boundary's claim")
     st.inbox.commit(effect)  # the log says these messages left the inbox, whoever removed them
 
 
@@ -170,6 +130,5 @@ def _claimed(effect: SpliceEffect) -> str:
 
 def _nt_later(st: CheckState, effect: SpliceEffect) -> None:
     st.violate("CLAIM-1", f"{_claimed(effect)} at a later boundary of turn {st.turn}",
-               f"Turn {st.turn} already opened {st.steps_in_turn} step(s); later boundaries claim next-step only. "
-               "Queued follow-ups wait for a later turn.")
+               f"turn {st.turn} already opened {st.steps_in_turn} step(s)")
 

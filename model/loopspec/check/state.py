@@ -170,8 +170,11 @@ class CheckState:
 
     # ---- recording ----
 
-    def violate(self, rule: str, message: str, because: str, key: object = None) -> None:
+    def violate(self, rule: str, message: str, because: str = "", key: object = None) -> None:
         """Record a broken rule at the current event; raise :class:`StopCheck` when done.
+
+        ``because`` holds the facts of this case only (what the log showed that breaks the rule);
+        the rule's norm and its reason come from the catalogue when the report is written.
 
         ``key`` folds a run of identical complaints (e.g. every chunk of a misnumbered step,
         LOG-3) into one violation with a repeat count, so ``--all`` does not cascade.

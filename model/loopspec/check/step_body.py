@@ -12,7 +12,7 @@ from loopspec.check import outcome, step_calls
 from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import resync_step
 from loopspec.check.state import CLAIM_DUE, CheckState
-from loopspec.check.step_calls import LOG_10_WHY, after_skipping
+from loopspec.check.step_calls import after_skipping
 from loopspec.log.kinds import ASSISTANT_MESSAGE, SYSTEM_MESSAGE, TOOL_CALL, TOOL_RESULT
 from loopspec.log.tool_errors import (
     REPAIR_CODES,
@@ -30,7 +30,6 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
     step = data.get("step") if isinstance(data, dict) else None
     if st.step is None:
         st.violate(rule, f"{etype} while no step is open",
-                   f"{etype} belongs to a step: core execution events are enclosed by their turn and step.",
                    key=(rule, "no step", st.turn, st.steps_in_turn, turn, step))
         if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and type(step) is int:
             # Re-synchronise (--all): a step/start is missing; the event belongs to the step it names.
@@ -40,7 +39,6 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
         return False
     if turn != st.turn or step != st.step or type(turn) is not int or type(step) is not int:  # not 1.0 or true
         st.violate(rule, f"{etype} names {turn!r}.{step!r}, but the open step is {st.turn}.{st.step}",
-                   f"{etype} must carry data.turn and data.step equal to the open turn and step.",
                    key=(rule, "other step", st.turn, st.step, turn, step))
         return False
     return True
@@ -53,38 +51,25 @@ def _model_side(st: CheckState, etype: str) -> None:
         return
     if st.needs_entry and st.entered == 0:
         if st.step == 1:
-            st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message",
-                       "The first step of a turn enters at least one message before its model call: an empty entry "
-                       "at the first boundary ends the turn with no step instead (DECIDE-6). Only a step aborted "
-                       "during request preparation closes with no user/message and no model call (v0.1.5, "
-                       "VARIANT-1).")
+            st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message")
         else:
             st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a step "
-                       "that set the turn's end", "The step before this one set the turn's end (it answered with "
-                       "text, or its turn-stopping ran: input came in after its step/end and was claimed): an "
-                       "empty entry at this boundary ends the turn with that reason instead of opening a step; "
-                       "only a tool continuation opens a step with no message.")
+                       "that set the turn's end")
     st.model_started = True
 
 
 def on_user_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     problem = message_problem(data)
     if problem is not None:
-        st.violate("LOG-7", f"user/message data is not a message: {problem}",
-                   "A user/message event carries the entered UserMessage itself as its data (DATA-2).")
+        st.violate("LOG-7", f"user/message data is not a message: {problem}")
     elif event.get("surfaceOp") != "append" or "sourceEventSeqs" in event:
-        st.violate("LOG-7", "user/message envelope must have surfaceOp 'append' and no sourceEventSeqs",
-                   "An entered message joins the conversation surface as an append of its own; no event derives it.")
+        st.violate("LOG-7", "user/message envelope must have surfaceOp 'append' and no sourceEventSeqs")
     if st.step is None:
-        st.violate("STEP-3", "user/message while no step is open",
-                   "The loop writes user/message only for the messages a step enters, right after its step/start "
-                   "(DECIDE-8); every user/message sits inside an open step.")
+        st.violate("STEP-3", "user/message while no step is open")
         if st.turn is not None:
             resync_step(st, st.steps_in_turn + 1)
     elif st.model_started:
-        st.violate("STEP-3", f"user/message after the model side of step {st.turn}.{st.step} began",
-                   "Entered messages are appended before the request that carries them (VARIANT-1 allows only "
-                   "system/message events before them), never after request/*, assistant/* or tool/* events.")
+        st.violate("STEP-3", f"user/message after the model side of step {st.turn}.{st.step} began")
     st.entered += 1
 
 
@@ -93,16 +78,13 @@ def on_system_message(st: CheckState, event: dict[str, object], data: object, se
         return
     if st.entered and not st.model_started:  # VARIANT-1: v0.1.5 commits system messages before the entries
         st.violate("VARIANT-1", f"system/message after the user/message(s) of step {st.turn}.{st.step}, before its "
-                   "model call", "v0.1.1 writes no system/message and appends the entered messages right after "
-                   "step/start; v0.1.5 commits the system messages first and then the entered ones. No version "
-                   "writes a system/message between a step's entries and its model call.")
+                   "model call")
 
 
 def on_request(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     etype = str(event.get("type"))
     if st.turn is None:
         st.violate("LOG-3", f"{etype} while no turn is open",
-                   f"{etype} is written for a model request, which happens only inside an open turn.",
                    key=("LOG-3", etype, "no turn", st.last_turn))
         return
     if st.step is None:
@@ -115,9 +97,7 @@ def _between_records(st: CheckState, etype: str) -> None:
     """A model request outside a step, where the loop writes its next records with no await (CLAIM-6, RESULT-7)."""
     if st.phase == CLAIM_DUE:
         st.violate("CLAIM-6", f"{etype} before the boundary's claim",
-                   f"The inbox held {st.pending_text()} at this boundary, so the loop claims in the same synchronous "
-                   "run as the record before: nothing is written before the claim records but an abort's or a "
-                   "failure's turn/end.")
+                   f"the inbox held {st.pending_text()} at this boundary")
     else:
         outcome.before_edit(st, etype)  # RESULT-7, STEP-4, DECIDE-6: that step's turn/end comes next
 
@@ -132,7 +112,7 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
         calls = announced_calls(data)
         for call in calls:
             if call in st.announced:  # LOG-10: one announcement per call
-                st.violate("LOG-10", f"assistant/message announces call {call!r} again", LOG_10_WHY)
+                st.violate("LOG-10", f"assistant/message announces call {call!r} again")
             st.announced.add(call)
         step_calls.announce(st, tuple(c for c in dict.fromkeys(calls) if c not in st.unanswered))  # LOG-11
         st.answer_calls = calls  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
@@ -144,11 +124,11 @@ def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: in
     _model_side(st, TOOL_CALL)
     call = data.get("callId") if isinstance(data, dict) else None
     if not isinstance(call, str):
-        st.violate("LOG-10", f"tool/call names no call: callId {call!r}", LOG_10_WHY)
+        st.violate("LOG-10", f"tool/call names no call: callId {call!r}")
     else:
         if call not in st.announced or call in st.calls:  # LOG-10: a call starts once, after its announcement
             what = "again" if call in st.calls else "though no assistant/message of the step announced it"
-            st.violate("LOG-10", f"tool/call starts call {call!r} {what}", LOG_10_WHY)
+            st.violate("LOG-10", f"tool/call starts call {call!r} {what}")
         step_calls.start(st, call, seq)  # LOG-11, CANCEL-5
         st.calls.add(call)
 
@@ -158,8 +138,7 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     if surface is not None and surface != "append":
         # A replacing tool/result rewrites an earlier one: it needs only an open turn (real §9.1 inv. 9).
         if st.turn is None:
-            st.violate("LOG-4", "a replacing tool/result while no turn is open",
-                       "A tool result, also a replacing one, belongs to an open turn.")
+            st.violate("LOG-4", "a replacing tool/result while no turn is open")
         elif st.step is None:  # a plugin's rewrite, from a hook the loop awaits (decisions.md G12)
             _between_records(st, "a replacing tool/result")
         return
@@ -169,52 +148,38 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     synthetic = is_synthetic_result(data)
     ids = answered_calls(data)
     if not ids:
-        st.violate("LOG-4", "tool/result names no tool call",
-                   "A tool result answers a tool call of its step (message.content[].toolCallId or "
-                   "message.source.callId); this one names none.")
+        st.violate("LOG-4", "tool/result names no tool call")
         return
     st.answered.update(ids)
     st.repairing = st.repairing or synthetic  # only crash repair writes these, right before its step/end
     known = st.calls | st.announced if synthetic else st.calls
     missing = [i for i in ids if i not in known]
     if missing:
-        st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made",
-                   "A tool result must answer a tool/call of its own step; only crash repair's synthetic results "
-                   "answer calls the model announced but never started.")
+        st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made")
     name, code = error_fields(data) or (None, None)
     if synthetic and code not in REPAIR_CODES:
-        st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r}",
-                   "Crash repair's synthetic results carry error {name, code} with the code TOOL_NOT_STARTED "
-                   "or TOOL_OUTCOME_UNKNOWN.")
+        st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r}")
     elif synthetic and name != TOOL_ERROR_NAMES[str(code)]:
         st.violate("REPAIR-1", f"synthetic tool/result with error.code {code!r} and error.name {name!r}, "
-                   f"owed {TOOL_ERROR_NAMES[str(code)]}",
-                   "Crash repair names each code's error: ToolNotStartedError for TOOL_NOT_STARTED, "
-                   "ToolOutcomeUnknownError for TOOL_OUTCOME_UNKNOWN.")
+                   f"owed {TOOL_ERROR_NAMES[str(code)]}")
     elif synthetic and len(ids) == 1 and not missing:
         # Repair names what it knows: a call whose tool/call it read ran with an unknown outcome,
         # one it only saw announced never started (repair.ts, v0.1.5/v0.1.7).
         owed = "TOOL_NOT_STARTED" if ids[0] in st.unstarted else "TOOL_OUTCOME_UNKNOWN"
         problem = synthetic_shape(event, ids[0], owed, st.call_seqs.get(ids[0]))
         if code != owed:
-            st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r} with error.code {code!r}, owed {owed}",
-                       "Crash repair answers a call whose tool/call the log holds with TOOL_OUTCOME_UNKNOWN, and "
-                       "one only announced with TOOL_NOT_STARTED.")
+            st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r} with error.code {code!r}, owed {owed}")
         elif problem is not None:
-            st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r}: {problem}", _REPAIR_SHAPE_WHY)
+            st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r}: {problem}")
     elif not synthetic and len(ids) == 1 and ids[0] in st.call_seqs:
         problem = citation(event, st.call_seqs[ids[0]])
         if problem is not None:
-            st.violate("LOG-4", f"tool/result for call {ids[0]!r}: {problem}",
-                       "The loop writes each tool result naming the tool/call it answers in sourceEventSeqs.")
+            st.violate("LOG-4", f"tool/result for call {ids[0]!r}: {problem}")
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
-                   f"{st.prev_time}", "Crash-repair closers carry the time of the last real event.")
+                   f"{st.prev_time}")
     step_calls.answer(st, ids, seq, code, synthetic, name, data)  # LOG-11, CANCEL-5
     st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
     st.announced.difference_update(ids)
 
 
-_REPAIR_SHAPE_WHY = ("Crash repair writes each synthetic result with the id interrupted-tool-result-<call>-<its own "
-                     "seq>, one error tool-result block holding its code's fixed sentence, and sourceEventSeqs "
-                     "naming the call's tool/call exactly when the log holds one.")

@@ -23,16 +23,6 @@ from __future__ import annotations
 from loopspec.check.state import CheckState
 from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES, skipped_shape
 
-LOG_10_WHY = ("A step's model answer announces each tool call once (assistant/message), its tool starts it once "
-              "(tool/call) and answers it once (tool/result).")
-LOG_11_WHY = ("The tool phase starts a step's calls in the order the model announced them (a parallel pool "
-              "always starts the next call in order) and commits each result only after the results of every "
-              "earlier call of the step; crash repair and an aborted step answer what is left in that order too.")
-CANCEL_5_WHY = ("An abort during the tool phase starts no further call: the started tools finish and are answered, "
-                "then each call never started gets its tool/call and, right after it, an error tool/result with "
-                "code ABORTED_BEFORE_DISPATCH (error AbortError, text 'Error: tool call aborted before dispatch'), in "
-                "call order; then step/end and the aborted turn/end follow with nothing in between.")
-
 
 def announce(st: CheckState, calls: tuple[str, ...]) -> None:
     """An ``assistant/message`` announcing ``calls``: they queue to start and to be answered (LOG-11)."""
@@ -46,8 +36,7 @@ def start(st: CheckState, call: str, seq: int) -> None:
     """A ``tool/call`` starting ``call``: the oldest announced call not started yet (LOG-11)."""
     if call in st.unstarted:
         if st.unstarted[0] != call:
-            st.violate("LOG-11", f"tool/call starts call {call!r} before call {st.unstarted[0]!r}, announced earlier",
-                       LOG_11_WHY)
+            st.violate("LOG-11", f"tool/call starts call {call!r} before call {st.unstarted[0]!r}, announced earlier")
         st.unstarted.remove(call)
     elif call not in st.unanswered:
         st.unanswered.append(call)  # LOG-10 reports a start of a call never announced
@@ -64,7 +53,7 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
         if call in st.unanswered:
             if st.unanswered[0] != call:
                 st.violate("LOG-11", f"tool/result answers call {call!r} before call {st.unanswered[0]!r}, "
-                           "announced or started earlier", LOG_11_WHY)
+                           "announced or started earlier")
             st.unanswered.remove(call)
         if synthetic and call in st.unstarted:
             st.unstarted.remove(call)
@@ -73,17 +62,17 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
             _skipped_pair(st)
             problem = skipped_shape(data)
             if problem is not None:
-                st.violate("CANCEL-5", f"skipped call {ids[0]!r}'s tool/result: {problem}", CANCEL_5_WHY)
+                st.violate("CANCEL-5", f"skipped call {ids[0]!r}'s tool/result: {problem}")
         # else a drained call the abort reached before its tool body ran: the same error, an
         # ordinary answer (the real runtime's toolAbortedBeforeDispatchResult), but the step was
         # aborted all the same, so its turn ends aborted (outcome.close_step).
         st.abort_reached = True
         if name != TOOL_ERROR_NAMES[SKIPPED_CODE]:
             st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} and error.name {name!r}, owed "
-                       f"{TOOL_ERROR_NAMES[SKIPPED_CODE]}", CANCEL_5_WHY)
+                       f"{TOOL_ERROR_NAMES[SKIPPED_CODE]}")
     elif st.skipping and not synthetic:
         st.violate("CANCEL-5", f"tool/result for {ids} after a skipped call (the tool/result with code {SKIPPED_CODE} "
-                   "before it shows the step was aborted)", CANCEL_5_WHY)
+                   "before it shows the step was aborted)")
 
 
 def _skipped_pair(st: CheckState) -> None:
@@ -96,7 +85,7 @@ def after_skipping(st: CheckState, what: str) -> None:
     if st.skipping and st.step is not None:
         # Named by what the log shows: the abort itself is no event, the skipped call's result is.
         st.violate("CANCEL-5", f"{what} after step {st.turn}.{st.step}'s skipped call (its tool/result with code "
-                   f"{SKIPPED_CODE} shows the step was aborted)", CANCEL_5_WHY)
+                   f"{SKIPPED_CODE} shows the step was aborted)")
         st.skipping = False  # re-synchronise (--all)
 
 

@@ -19,30 +19,21 @@ def turn_end_kind(st: CheckState, data: object) -> str:
     kind = reason.get("kind") if isinstance(reason, dict) else None
     if not isinstance(kind, str):
         if isinstance(data, dict) and "reason" in data:
-            st.violate("LOG-8", f"turn/end reason must be an object with a string kind, got {reason!r}",
-                       "Every turn end names its reason kind (END-1).")
+            st.violate("LOG-8", f"turn/end reason must be an object with a string kind, got {reason!r}")
         return ""
     assert isinstance(reason, dict)
     if kind not in END_KINDS:
-        st.violate("END-1", f"unknown turn end reason {kind!r}",
-                   "The released loop ends turns completed, max-tokens, blocked, aborted or error, and crash repair "
-                   "writes interrupted (v0.1.7 fork cuts: forked); nothing else.")
+        st.violate("END-1", f"unknown turn end reason {kind!r}")
         return kind
     extra = sorted(reason.keys() - REASON_FIELDS.get(kind, frozenset({"kind"})))
     if extra:
-        st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {extra}",
-                   "Each reason kind has its fixed fields: aborted its cancel cause, error its failure, the others "
-                   "none (crash repair writes interrupted without any recovery flag, REPAIR-1).")
+        st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {extra}")
     elif kind == ABORTED:
         cause = reason.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
-            st.violate("VARIANT-2", f"aborted turn end without a cancel cause, got reason {cause!r}",
-                       "An aborted end carries the cancel cause as an object with a string kind (whole in v0.1.1 "
-                       "and v0.1.5, kind only in v0.1.7).")
+            st.violate("VARIANT-2", f"aborted turn end without a cancel cause, got reason {cause!r}")
     elif kind == "error" and not _is_failure(reason.get("error")):
-        st.violate("END-1", f"error turn end without a failure {{message, code}}, got {reason.get('error')!r}",
-                   "An error end carries the failure that ended the turn: a string message and, when present, a "
-                   "string code (a non-LLM error is written {message, code: 'UNKNOWN'}, DECIDE-7).")
+        st.violate("END-1", f"error turn end without a failure {{message, code}}, got {reason.get('error')!r}")
     return kind
 
 

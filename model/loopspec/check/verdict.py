@@ -70,7 +70,11 @@ def _ids(ids: tuple[str, ...], count: int) -> str:
 
 
 class Violation(NamedTuple):
-    """One broken rule at one place of one file, Elle-style: what, why, state, and what led there."""
+    """One broken rule at one place of one file, Elle-style: what, the case's facts, state, and what led there.
+
+    ``because`` holds only the facts of this case ("" when the message says all); why the rule
+    holds is the catalogue's, which the reports print beside it (decisions.md G13).
+    """
 
     file: str
     line: int
