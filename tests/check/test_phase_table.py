@@ -6,6 +6,8 @@
 * Every row is reached by the model, or by a writer variant's example log named in
   :data:`VARIANT_ROWS` (the model does not write the model side of a step: requests, streaming,
   system messages; nor what a plugin appends through the session, decisions.md G12).
+* Every answer of every chooser (where a row leads by the checker's state) is reached by the
+  model, or by a writer's example log named in :data:`VARIANT_ANSWERS`.
 * No valid example log meets a pair off the table, and every off-table pair an invalid log meets
   breaks one of the rules :data:`~loopspec.check.phase_table.OFF_TABLE` names for its kind.
 * The hot path of :func:`loopspec.check.runner.scan` decides exactly the streamed rows' cases: a
@@ -30,7 +32,7 @@ from loopspec.check import runner
 from loopspec.check.machine import LogChecker
 from loopspec.check.phase_table import CHECKS, CHOOSERS, OFF_TABLE, PHASES, STREAMED, TABLE, Row
 from loopspec.check.runner import check_file
-from loopspec.check.state import AFTER_STEP, DECIDING, STEPPING, StopCheck
+from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, StopCheck
 from loopspec.check.verdict import CheckOptions
 from loopspec.explore.run import explore
 from loopspec.log.kinds import (
@@ -40,6 +42,7 @@ from loopspec.log.kinds import (
     REQUEST_HEADER,
     SYSTEM_MESSAGE,
     TOOL_RESULT,
+    TURN_START,
 )
 from loopspec.statespace.scope import SCOPES
 
@@ -72,6 +75,7 @@ class Recorder:
     def __init__(self) -> None:
         self.pairs: dict[Pair, int] = {}
         self.off: list[tuple[Pair, int]] = []  # an off-table pair and the violations before it
+        self.moves: set[tuple[Pair, str]] = set()  # each pair with the phase its row led to
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         feed = LogChecker.feed_event
@@ -84,6 +88,9 @@ class Recorder:
                 recorder.pairs[pair] = recorder.pairs.get(pair, 0) + 1
                 if pair not in TABLE:
                     recorder.off.append((pair, len(checker.violations)))
+                feed(checker, obj, line)
+                recorder.moves.add((pair, checker.phase))
+                return
             feed(checker, obj, line)
 
         monkeypatch.setattr(LogChecker, "feed_event", recording)
@@ -103,8 +110,8 @@ def _logs(folder: Path) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="module")
-def model_pairs() -> dict[Pair, int]:
-    """The pairs met reading every log of the profile scope's exploration (in this process)."""
+def model_run() -> Recorder:
+    """What the checker met reading every log of the profile scope's exploration (in this process)."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         recorder = Recorder()
         recorder.install(monkeypatch)
@@ -112,7 +119,12 @@ def model_pairs() -> dict[Pair, int]:
     assert result.complete
     assert result.counterexample is None
     assert not recorder.off, recorder.off[:5]
-    return recorder.pairs
+    return recorder
+
+
+@pytest.fixture(scope="module")
+def model_pairs(model_run: Recorder) -> dict[Pair, int]:
+    return model_run.pairs
 
 
 def test_the_table_is_well_formed() -> None:
@@ -138,6 +150,45 @@ def test_every_pair_the_model_meets_is_a_row_and_every_row_is_reached(model_pair
         assert not checker.violations, log
         assert pair in recorder.pairs, (pair, log)
     assert set(TABLE) == set(model_pairs) | set(VARIANT_ROWS), sorted(set(TABLE) - set(model_pairs) - set(VARIANT_ROWS))
+
+
+# What each chooser may answer, as a function of the row's own phase: the model reaches every answer
+# of every row that asks that chooser (the re-synchronising one serves off-table rows only).
+CHOOSER_ANSWERS = {
+    "claim-owed": lambda phase: {CLAIM_DUE, DECIDING},
+    "claim-complete": lambda phase: {DECIDING, phase},
+    "step-closed": lambda phase: {CLAIM_DUE, AFTER_STEP},
+}
+
+
+# Answers only a real writer's log reaches, and an example log of it: a turn that starts owing no
+# claim needs a running listener to remove the waking message first (F10, decisions.md J2).
+VARIANT_ANSWERS: dict[tuple[Pair, str], tuple[str, str]] = {
+    ((IDLE, TURN_START), DECIDING): ("a running listener removes the waking message (F10)",
+                                     "S08-wake-whose-message-was-removed"),
+}
+
+
+@pytest.mark.rule("TURN-4", "CLAIM-1", "CLAIM-2", "CLAIM-6")
+def test_every_answer_of_every_chooser_is_reached_by_the_model_or_a_writer(model_run: Recorder) -> None:
+    assert set(CHOOSER_ANSWERS) == set(CHOOSERS) - {"as-resynchronised"}
+    for (pair, after), (_writer, log) in VARIANT_ANSWERS.items():
+        assert (pair, after) not in model_run.moves, f"{pair} -> {after} is the model's: drop it"
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            recorder = Recorder()
+            recorder.install(monkeypatch)
+            checker = _feed_lines(VALID / f"{log}.events.jsonl")
+        assert not checker.violations, log
+        assert (pair, after) in recorder.moves, (pair, after, log)
+    for pair, row in TABLE.items():
+        if row.next not in CHOOSER_ANSWERS or pair in VARIANT_ROWS:
+            continue
+        reached = {after for met, after in model_run.moves if met == pair}
+        reached |= {after for met, after in VARIANT_ANSWERS if met == pair}
+        expected = CHOOSER_ANSWERS[row.next](pair[0])
+        # The dev scope is too small for some answers (a claim of both lists, CLAIM-2): it may
+        # reach fewer, never others; the ci scope (CI's profile) reaches every one.
+        assert reached <= expected if SCOPE is SCOPES["dev"] else reached == expected, (pair, row.next, sorted(reached))
 
 
 @pytest.mark.rule("TURN-2", "TURN-3", "STEP-1", "STEP-2", "STEP-3", "CLAIM-6", "REPAIR-2", "LOG-3", "LOG-4")
