@@ -13,8 +13,9 @@ A pair with no row is an event where the loop never writes it: :data:`OFF_TABLE`
 kind, the rules that event breaks there and the row it is read by, whose checks report the
 violation and re-synchronise the checker (``--all``) as the log says.  The test
 ``tests/check/test_phase_table.py`` holds the table against the model: every pair the model's
-exploration meets is a row, and every row is reached by the model or by a named writer-variant
-log.
+exploration meets is a row, and every row, and every answer of a row's chooser, is reached by the
+model or by a named writer-variant log (a plugin through the session, decisions.md G12; a real
+listener, F10).
 """
 
 from __future__ import annotations
