@@ -66,7 +66,7 @@ def test_no_violation_restates_its_rule_in_prose() -> None:
 @pytest.mark.rule("LOG-1")
 def test_every_rule_a_violation_names_has_a_norm_and_a_reason_in_the_catalogue() -> None:
     rules = {r.id: r for r in load_spec().rules}
-    named = {call.args[0].value for _, call in _violate_calls()
+    named = {str(call.args[0].value) for _, call in _violate_calls()
              if call.args and isinstance(call.args[0], ast.Constant)}
     assert named, "no rule ids found"
     missing = sorted(r for r in named if r not in rules or not rules[r].rule or not rules[r].why)

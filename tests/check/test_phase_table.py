@@ -23,7 +23,7 @@ import contextlib
 import io
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -154,10 +154,14 @@ def test_every_pair_the_model_meets_is_a_row_and_every_row_is_reached(model_pair
 
 # What each chooser may answer, as a function of the row's own phase: the model reaches every answer
 # of every row that asks that chooser (the re-synchronising one serves off-table rows only).
-CHOOSER_ANSWERS = {
-    "claim-owed": lambda phase: {CLAIM_DUE, DECIDING},
-    "claim-complete": lambda phase: {DECIDING, phase},
-    "step-closed": lambda phase: {CLAIM_DUE, AFTER_STEP},
+def _answers(*fixed: str, own: bool = False) -> Callable[[str], set[str]]:
+    return lambda phase: {*fixed, *((phase,) if own else ())}
+
+
+CHOOSER_ANSWERS: dict[str, Callable[[str], set[str]]] = {
+    "claim-owed": _answers(CLAIM_DUE, DECIDING),
+    "claim-complete": _answers(DECIDING, own=True),
+    "step-closed": _answers(CLAIM_DUE, AFTER_STEP),
 }
 
 
