@@ -49,6 +49,8 @@ LIVE_EDITS: list[LiveEdit] = [
     ("single_followup", 1, lambda row: _with(row, op="dispose"), "unknown call 'dispose'"),
     ("single_followup", 1, lambda row: _with(row, args={"id": "u1", "wake": True}), "unknown ['wake']"),
     ("single_followup", 1, lambda row: _with(row, args={}), "missing ['id']"),
+    ("single_followup", 1, lambda row: _with(row, op="send", args={"id": "u1", "target": "next-turn", "wake": "yes"}),
+     "'wake' must be a boolean"),
     ("inbox_replace", 1, lambda row: _with(row, args={"target": "later", "id": "t1"}), "unknown inbox target"),
     ("splice_negative_start", 13, lambda row: _with(row, args={**row["args"], "start": "1,5"}),  # type: ignore[dict-item]
      "not the JavaScript text of a number"),

@@ -14,7 +14,7 @@ of everything but its content: a long log costs a list of ints, not its messages
 from __future__ import annotations
 
 from loopspec.check.wake_latch import Tracker
-from loopspec.log.envelope import MAX_SAFE_INTEGER
+from loopspec.log.envelope import is_safe_integer
 from loopspec.log.kinds import ASSISTANT_MESSAGE, TOOL_RESULT, USER_MESSAGE
 
 # The kinds the session requires a surfaceOp on besides user/message, whose envelope is LOG-7's
@@ -24,7 +24,7 @@ _REPLACE_KEYS = ("end", "op", "start")
 
 
 def _is_seq(value: object) -> bool:
-    return type(value) is int and 0 <= value <= MAX_SAFE_INTEGER
+    return is_safe_integer(value) and value >= 0  # type: ignore[operator]
 
 
 def _fixed_part(data: object) -> str:
@@ -37,7 +37,7 @@ def _fixed_part(data: object) -> str:
         content = message.get("content")
         if isinstance(content, list) and content and isinstance(content[0], dict):
             data = {**data, "message": {**message, "content": [{**content[0], "content": None}, *content[1:]]}}
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=repr)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))  # parsed JSON: always serialisable
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from loopspec.data.json_value import JsonObject, thaw
+from loopspec.log.envelope import is_surface_op
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import (
     ASSISTANT_ATTEMPT,
@@ -244,7 +245,7 @@ def traffic_envelope(raw: dict[str, object]) -> bool:
         return False
     if raw.get("type") != ASSISTANT_MESSAGE:
         return "surfaceOp" not in raw and "sourceEventSeqs" not in raw
-    return raw.get("surfaceOp") == "append" or isinstance(raw.get("surfaceOp"), dict)
+    return is_surface_op(raw.get("surfaceOp"))
 
 
 def announces_raw(raw: dict[str, object]) -> bool:

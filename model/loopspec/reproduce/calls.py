@@ -61,6 +61,14 @@ def _text(args: JsonObject, key: str) -> str:
     return value
 
 
+def _flag(args: JsonObject, key: str, default: bool | None = None) -> bool:
+    """A boolean argument; ``default`` where it may be left out (None: it must be there)."""
+    value = args.get(key, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"'{key}' must be a boolean, got {shown(value)}")
+    return value
+
+
 def _target(args: JsonObject) -> InboxTarget:
     return InboxTarget.parse(args.get("target"))
 
@@ -70,17 +78,11 @@ def _send(make: Callable[[UserMessage], cmd.Send]) -> Builder:
 
 
 def _general_send(args: JsonObject, bodies: Bodies) -> cmd.Command:
-    wake = args.get("wake")
-    if not isinstance(wake, bool):
-        raise ValueError(f"'wake' must be a boolean, got {shown(wake)}")
-    return cmd.Send(bodies(_text(args, "id")), _target(args), wake)
+    return cmd.Send(bodies(_text(args, "id")), _target(args), _flag(args, "wake"))
 
 
 def _cancel(args: JsonObject, _: Bodies) -> cmd.Command:
-    keep = args.get("keepInbox", False)
-    if not isinstance(keep, bool):
-        raise ValueError(f"'keepInbox' must be a boolean, got {shown(keep)}")
-    return cmd.Cancel(freeze(args.get("cause")), keep)
+    return cmd.Cancel(freeze(args.get("cause")), _flag(args, "keepInbox", False))
 
 
 def _splice(args: JsonObject, bodies: Bodies) -> cmd.Command:
