@@ -82,6 +82,33 @@ def run_explore(ids: int, depth: int, scratch: Path) -> str:
     return done.stdout.strip()[-300:]
 
 
+TOURED = re.compile(r"sent: ([\d,]+) classes in ([\d,]+) cases of ([\d,]+) commands(?:; ([\d,]+) classes skipped)?")
+
+
+def run_tour(scope: str, scratch: Path) -> Json:
+    """``explore --tour`` of a named scope with two adapters: its outcome and what it sent.
+
+    The counts are the tour's own (every class of command at every model state of the scope),
+    the same at every run of one model: they go into the expectations, and so into the page.
+    """
+    counterexample = scratch / "tour-counterexample.json"
+    done = subprocess.run(["loopspec", "explore", "--scope", scope, "--tour", "--jobs", "2",
+                           "--counterexample", str(counterexample), "--", *ADAPTER],
+                          capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"dsh-conformance: explore --tour exited {done.returncode}: {done.stderr.strip()}")
+    toured = TOURED.search(done.stdout)
+    if toured is None:
+        raise SystemExit(f"dsh-conformance: explore --tour printed no account of what it sent: {done.stdout[-300:]}")
+    sent, cases, commands, skipped = (int((g or "0").replace(",", "")) for g in toured.groups())
+    counts = {"classes": sent, "skipped": skipped, "cases": cases, "commands": commands}
+    if done.returncode == 0:
+        return {"outcome": "pass", "sent": counts}
+    if counterexample.exists():
+        return {"outcome": str(json.loads(counterexample.read_text()).get("description", "")), "sent": counts}
+    return {"outcome": done.stdout.strip()[-300:], "sent": counts}
+
+
 def recorded_runs(suite: Path, out: Path) -> Json:
     """The recorder's runs of the suite's scenarios, each reproduced and checked."""
     recorded, skipped = record(suite, out)
@@ -141,6 +168,16 @@ def compare(expected: Json, report: Json, drives: dict[str, str], recordings: Js
         found = "pass" if explored == "pass" else finding_of(expected["findings"], explored)
         if want != found:
             problems.append(f"explore: expected {want}, got {found or 'an untriaged disagreement'}: {explored}")
+    toured = (recordings or {}).get("tour")
+    if toured is not None:
+        want = expected["tour"]["outcome"]
+        found = "pass" if toured["outcome"] == "pass" else finding_of(expected["findings"], toured["outcome"])
+        if want != found:
+            problems.append(f"explore --tour: expected {want}, got {found or 'an untriaged disagreement'}: "
+                            f"{toured['outcome']}")
+        elif toured["sent"] != expected["tour"]["sent"]:
+            problems.append(f"explore --tour sent {toured['sent']}, the expectations say {expected['tour']['sent']} "
+                            "(the model or its alphabet changed: run bash scripts/dsh-conformance.sh --write)")
     if recordings is not None:
         listed, owners = _listed(expected, "recordings")
         passed = dict.fromkeys(recordings["names"], "reproduced and valid")
@@ -181,8 +218,15 @@ def rewritten(expected: Json, report: Json, drives: dict[str, str],
         explore = {**explore, "outcome": "pass" if explored == "pass" else finding_of(findings, explored)}
         if explore["outcome"] is None:
             untriaged.append(f"explore: {explored}")
-    return ({**expected, "findings": findings, "drive": {**expected["drive"], "seeds": seeds}, "explore": explore},
-            untriaged)
+    tour = expected["tour"]
+    toured = (recordings or {}).get("tour")
+    if toured is not None:
+        ended = "pass" if toured["outcome"] == "pass" else finding_of(findings, toured["outcome"])
+        tour = {**tour, "outcome": ended, "sent": toured["sent"]}
+        if ended is None:
+            untriaged.append(f"explore --tour: {toured['outcome']}")
+    return ({**expected, "findings": findings, "drive": {**expected["drive"], "seeds": seeds}, "explore": explore,
+             "tour": tour}, untriaged)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         # core, the longest first (the whole takes about half as long on two cores).
         with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1)) as jobs:
             scope, drive = expected["explore"], expected["drive"]
+            # The tour is the longest part: it starts first.
+            toured = None if args.no_drive else jobs.submit(run_tour, expected["tour"]["scope"], Path(scratch))
             recording = jobs.submit(recorded_runs, suite, out)
             vectors = jobs.submit(run_vectors, suite)
             explored = None if args.no_drive else jobs.submit(run_explore, scope["ids"], scope["depth"],
@@ -217,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             report = vectors.result()
             recordings = recording.result()
             recordings["explore"] = None if explored is None else explored.result()
+            recordings["tour"] = None if toured is None else toured.result()
             drives = {seed: future.result() for seed, future in driven.items()}
     if args.write:
         expected, untriaged = rewritten(expected, report, drives, recordings)

@@ -13,11 +13,13 @@ import pytest
 
 from dsh_conformance import compare, rewritten, run_drive
 
+SENT = {"classes": 10, "skipped": 1, "cases": 2, "commands": 30}
 FINDINGS = [{"id": "F1", "match": ["sourceEventSeqs"],
              "cases": {"a/x": {"status": "fail", "detail": "key sourceEventSeqs"}}},
             {"id": "F2", "match": ["unsupported"], "cases": {}}]
 EXPECTED: dict[str, Any] = {"findings": FINDINGS, "drive": {"examples": 1, "seeds": {"1": "pass", "2": "F2"}},
-                            "explore": {"ids": 1, "depth": 1, "outcome": "pass"}}
+                            "explore": {"ids": 1, "depth": 1, "outcome": "pass"},
+                            "tour": {"scope": "dev", "outcome": "pass", "sent": SENT}}
 
 
 def report(*cases: dict[str, str]) -> dict[str, Any]:
@@ -87,6 +89,23 @@ def test_explore_must_end_as_expected() -> None:
     assert compare(expected, run, DRIVES, base) == []
     found = {**base, "explore": "command 2 of 2: the adapter answered unsupported"}
     assert compare(expected, run, DRIVES, found)[0].startswith("explore: expected pass, got F2")
+
+
+def test_a_tour_must_end_as_expected_and_send_what_it_sent_before() -> None:
+    run = report(case("a/x", "fail", "key sourceEventSeqs"))
+    base: dict[str, Any] = {"recorded": 0, "failed": {}, "names": [], "tour": {"outcome": "pass", "sent": SENT}}
+    expected = {**EXPECTED, "recorded": {"least": 0}}
+    assert compare(expected, run, DRIVES, base) == []
+    disagreed = {**base, "tour": {"outcome": "command 9 of 9: the adapter answered unsupported", "sent": SENT}}
+    assert compare(expected, run, DRIVES, disagreed)[0].startswith("explore --tour: expected pass, got F2")
+    untriaged = {**base, "tour": {"outcome": "command 9 of 9: something else", "sent": SENT}}
+    assert "an untriaged disagreement" in compare(expected, run, DRIVES, untriaged)[0]
+    more = {**base, "tour": {"outcome": "pass", "sent": {**SENT, "classes": 11}}}
+    assert "run bash scripts/dsh-conformance.sh --write" in compare(expected, run, DRIVES, more)[0]
+    written, left = rewritten(expected, run, DRIVES, more)
+    assert left == []
+    assert written["tour"] == {"scope": "dev", "outcome": "pass", "sent": {**SENT, "classes": 11}}
+    assert rewritten(expected, run, DRIVES, untriaged)[1] == ["explore --tour: command 9 of 9: something else"]
 
 
 def test_a_drive_the_time_budget_cut_short_is_not_a_pass() -> None:

@@ -25,7 +25,7 @@ from loopspec.statespace.scope import KINDS, MAX_IDS, SCOPES, Scope
 
 if TYPE_CHECKING:
     from loopspec.explore.adapter_pool import Checks
-    from loopspec.explore.result import Exploration
+    from loopspec.explore.result import Exploration, TourResult
 
 
 def _scope(args: argparse.Namespace) -> Scope:
@@ -53,6 +53,14 @@ def run(args: argparse.Namespace) -> int:
     if argv and (args.write_doc or args.check_doc or args.witnesses is not None):
         print("loopspec explore: an adapter is explored without --witnesses or the document options "
               "(they describe the model's exploration)", file=sys.stderr)
+        return 2
+    if args.tour and args.max_states is not None:
+        print("loopspec explore: --tour sends every state of the scope; bound it with --seconds, not --max-states",
+              file=sys.stderr)
+        return 2
+    if args.tour and not argv:
+        print("loopspec explore: --tour walks an implementation through the scope; give its adapter after --",
+              file=sys.stderr)
         return 2
     if argv:
         return _against(scope, argv, args, workers)
@@ -96,7 +104,7 @@ def _document(args: argparse.Namespace) -> tuple[Path, str] | str:
         return f"cannot read the exploration document {path} ({getattr(err, 'strerror', None) or err})"
 
 
-def _counterexample(result: Exploration, out: Path | None, answers: str) -> None:
+def _counterexample(result: Exploration | TourResult, out: Path | None, answers: str) -> None:
     """Write the counterexample where --counterexample asks; nothing lands in the working folder unasked."""
     if out is None:
         print("write it as a vector case with --counterexample FILE")
@@ -152,6 +160,17 @@ def _against(scope: Scope, argv: list[str], args: argparse.Namespace, workers: i
 
 
 def _conformance(scope: Scope, checks: Checks, args: argparse.Namespace, name: str) -> int:
+    if args.tour:
+        from loopspec.explore.tour import tour
+
+        toured = tour(scope, checks, seconds=args.seconds)
+        print(report.tour_summary(toured))
+        print(f"compared with {name}: {checks.sent:,} commands sent"
+              + ("" if toured.counterexample else ", each answered as the model answers it"))
+        if toured.counterexample is not None:
+            _counterexample(toured, args.counterexample, " (the model's answers)")
+            return 1
+        return 0 if toured.complete else 1
     result = explore(scope, max_states=args.max_states, seconds=args.seconds, against=checks)
     print(report.summary(result))
     if result.counterexample is None:
@@ -181,6 +200,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--max-states", type=whole_number(1),
                         help="stop after this many distinct states (not exhausted)")
     parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (not exhausted)")
+    parser.add_argument("--tour", action="store_true",
+                        help="with an adapter: send every class of command at every state of the scope in long "
+                        "walks (a transition tour) instead of one fresh case per explored path; affordable for "
+                        "the ci scope against a real implementation")
     parser.add_argument("--counterexample", type=Path, metavar="FILE",
                         help="write a counterexample (if one is found) as a vector case to FILE; without it the "
                         "counterexample is only printed")

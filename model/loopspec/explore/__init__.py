@@ -13,6 +13,9 @@ The search is :mod:`loopspec.statespace`'s; this layer adds what it checks and r
 * :mod:`.run` and :mod:`.parallel` — one process or both cores, and the summary;
 * :mod:`.report`, :mod:`.exploration_doc` — the counterexample as a vector case, the witnesses,
   ``docs/exploration.md``;
+* :mod:`.conformance` and :mod:`.adapter_pool` — the same search against an implementation, each
+  transition sent as a case (``loopspec explore -- ADAPTER``); :mod:`.tour` over :mod:`.tour_plan`
+  — every class of command at every model state of a scope, sent in long walks (``--tour``);
 * :mod:`.judge` — the second user of the same search: trace validation of a log (``loopspec check
   --exhaustive``), with :mod:`.judge_moves` (the commands a log allows), :mod:`.judge_compare`
   (what "writes exactly this event" means) and :mod:`.judge_scope` (what it cannot decide).

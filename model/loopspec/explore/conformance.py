@@ -111,15 +111,15 @@ class ConformanceSpace:
         found = self.checks.run(sequences)
         problems: list[Problem | None] = [None] * len(planned)
         for i, finding in zip(alone, found, strict=False):
-            problems[i] = _problem(finding, len(path) + 1)
+            problems[i] = problem_of(finding, len(path) + 1)
         if loops and found[-1] is not None:
             each = self.checks.run([(*path, _step(planned[i])) for i in loops])
             for i, finding in zip(loops, each, strict=True):
-                problems[i] = _problem(finding, len(path) + 1)
+                problems[i] = problem_of(finding, len(path) + 1)
             if all(p is None for p in each):  # only the loops together disagree
                 needed = found[-1][1]
                 first = max(needed - len(path) - 1, 0)
-                problems[loops[first]] = _problem(found[-1], needed, tuple(
+                problems[loops[first]] = problem_of(found[-1], needed, tuple(
                     planned[i][0].command for i in loops[:first]))
         return problems
 
@@ -130,7 +130,7 @@ def _step(planned: tuple[Edge[ModelState], Model, Expected | None]) -> Expected:
     return step
 
 
-def _problem(found: tuple[str, int] | None, length: int, before: tuple[cmd.Command, ...] = ()) -> Problem | None:
+def problem_of(found: tuple[str, int] | None, length: int, before: tuple[cmd.Command, ...] = ()) -> Problem | None:
     """The disagreement a checked sequence of ``length`` commands found, as the search reports it."""
     if found is None:
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from loopspec.explore.result import Exploration
+from loopspec.explore.result import Counterexample, Exploration, TourResult
 from loopspec.loop.lifecycle import TABLE
 from loopspec.statespace.pairs import Commands, Pair
 from loopspec.vectors.case import CaseSpec, build_case, case_text
@@ -33,10 +33,7 @@ def summary(result: Exploration) -> str:
         f"row pairs reached: {len(result.pairs)}",
     ]
     if result.counterexample is not None:
-        ce = result.counterexample
-        lines.append(f"VIOLATION: {ce.problem.render()}")
-        lines.append(f"shortest counterexample ({len(ce.commands)} command(s)):")
-        lines += [f"  {i}. {json.dumps(encode_command(c))}" for i, c in enumerate(ce.commands, start=1)]
+        lines += _violation(result.counterexample, "shortest counterexample")
     elif result.complete:
         closed = " (no new state at the last level: the depth bound was not needed)" if result.closed else ""
         lines.append(f"exhausted: {scope.describe()}: {result.states} distinct states, every invariant holds{closed}")
@@ -45,22 +42,47 @@ def summary(result: Exploration) -> str:
     return "\n".join(lines)
 
 
+def tour_summary(result: TourResult) -> str:
+    lines = [
+        f"scope: {result.scope.describe()} ({result.scope.label()}), as a tour",
+        f"model states: {result.states:,} ({result.expanded:,} within the depth bound, each with every class of "
+        f"command)   classes of command at them: {result.classes:,}",
+        f"sent: {result.sent_classes:,} classes in {result.cases:,} cases of {result.commands:,} commands"
+        + (f"; {result.skipped:,} classes skipped (outside the adapter's profile or capabilities)"
+           if result.skipped else ""),
+        f"time: {result.seconds:.1f} s wall, {result.cpu_seconds:.1f} s CPU over {result.workers} process(es)",
+    ]
+    if result.counterexample is not None:
+        lines += _violation(result.counterexample, "counterexample")
+    elif result.complete:
+        lines.append(f"toured: every class of command at every state of {result.scope.describe()}")
+    else:
+        lines.append("NOT toured: the time budget ran out before every class was sent")
+    return "\n".join(lines)
+
+
+def _violation(ce: Counterexample, title: str) -> list[str]:
+    return [f"VIOLATION: {ce.problem.render()}", f"{title} ({len(ce.commands)} command(s)):",
+            *(f"  {i}. {json.dumps(encode_command(c))}" for i, c in enumerate(ce.commands, start=1))]
+
+
 def slug(row: str) -> str:
     return row.replace("/", "-")
 
 
-def counterexample_case(result: Exploration) -> Json:
+def counterexample_case(result: Exploration | TourResult) -> Json:
     ce = result.counterexample
     assert ce is not None
     name = ce.problem.rule.lower() or "raises"
     rules = (ce.problem.rule,) if ce.problem.rule else ()
     spec = CaseSpec(f"explore/counterexample/{name}", "regression", rules,
-                    f"Shortest execution breaking '{ce.problem.invariant}' in {result.scope.describe()}: "
+                    f"{'Shortest execution' if isinstance(result, Exploration) else 'A tour'} breaking "
+                    f"'{ce.problem.invariant}' in {result.scope.describe()}: "
                     f"{ce.problem.message}", ce.commands)
     return build_case(spec)
 
 
-def write_counterexample(result: Exploration, path: Path) -> None:
+def write_counterexample(result: Exploration | TourResult, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(case_text(counterexample_case(result)), encoding="utf-8")
 

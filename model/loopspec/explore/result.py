@@ -49,3 +49,22 @@ class Exploration:
 
     def missing_rows(self) -> list[str]:
         return [row.key for row in TABLE if row.key not in self.rows]
+
+
+@attrs.frozen
+class TourResult:
+    """What a tour did: the map's size, the classes sent and skipped, the cases and commands sent."""
+
+    scope: Scope
+    states: int
+    expanded: int
+    classes: int
+    sent_classes: int
+    skipped: int
+    cases: int
+    commands: int
+    seconds: float
+    cpu_seconds: float
+    workers: int
+    complete: bool
+    counterexample: Counterexample | None = None

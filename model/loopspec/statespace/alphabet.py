@@ -90,6 +90,7 @@ class Alphabet:
         self.stoppings = self._stoppings()
         self._kept: dict[Hashable, list[Entry]] = {}
         self._whole: dict[Hashable, list[Entry]] = {}
+        self._members: dict[Hashable, tuple[tuple[cmd.Command, ...], ...]] = {}
 
     # ---- the menus ----
 
@@ -217,15 +218,24 @@ class Alphabet:
             keyed = self._wrong(part[1])
         return keyed
 
-    def members(self, agent: Agent) -> list[list[cmd.Command]]:
-        """Every class of commands at ``agent`` with all its members (the tests step each member)."""
-        out: list[list[cmd.Command]] = []
-        for part in self._signature(agent):
-            classes: dict[Hashable, list[cmd.Command]] = {}
-            for key, command in self._keyed(part, agent.inbox):
-                classes.setdefault(key, []).append(command)
-            out += classes.values()
-        return out
+    def members(self, agent: Agent) -> tuple[tuple[cmd.Command, ...], ...]:
+        """Every class of commands at ``agent`` with all its members, the representative first.
+
+        In the order of :meth:`entries` without ``used`` (the tests step each member; a
+        conformance tour sends a different member each time it sends a class).  Cached by the
+        state's signature, as the entries are.
+        """
+        signature = tuple(self._signature(agent))
+        cached = self._members.get(signature)
+        if cached is None:
+            out: list[tuple[cmd.Command, ...]] = []
+            for part in signature:
+                classes: dict[Hashable, list[cmd.Command]] = {}
+                for key, command in self._keyed(part, agent.inbox):
+                    classes.setdefault(key, []).append(command)
+                out += (tuple(members) for members in classes.values())
+            cached = self._members[signature] = tuple(out)
+        return cached
 
     def _group(self, keyed: list[tuple[Hashable, cmd.Command]]) -> list[Entry]:
         if not self.classes:
