@@ -28,7 +28,7 @@ depends on the walk's history) with the walk up to the command.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -51,6 +51,7 @@ FRESH_CASE = 3  # what a fresh case costs, in commands (a real one's reset is a 
 # reloads the whole session, in the model and in a real implementation) stays cheap.
 LONGEST = 300
 BATCH = 4_000  # commands per worker handed to the checks at once
+SHRINK_ROUNDS = (1, 8, 64, LONGEST + 1)
 
 
 @attrs.frozen
@@ -140,16 +141,20 @@ class Tour:
         self.redrawn += 1
         self.signposts = self._distances([k for k, left in self.left.items() if left], self.backward)
 
-    def path(self, key: int) -> tuple[cmd.Command, ...] | None:
-        """A shortest way from a fresh agent to ``key`` by commands the adapter can take (None: none)."""
+    def paths(self) -> Callable[[int], tuple[cmd.Command, ...] | None]:
+        """Shortest ways from a fresh agent by commands the adapter can take: per state, one (None: none)."""
         ways = self._distances([self.root], self.forward)
-        if key not in ways:
-            return None
-        out: list[cmd.Command] = []
-        while (way := ways[key])[1] is not None:
-            out.append(way[1])
-            key = way[2]
-        return tuple(reversed(out))
+
+        def path(key: int) -> tuple[cmd.Command, ...] | None:
+            if key not in ways:
+                return None
+            out: list[cmd.Command] = []
+            while (way := ways[key])[1] is not None:
+                out.append(way[1])
+                key = way[2]
+            return tuple(reversed(out))
+
+        return path
 
     def walks(self) -> Iterator[Walk]:
         while self.root in self.signposts:
@@ -289,24 +294,30 @@ def tour(scope: Scope, checks: Checks, *, seconds: float | None = None) -> TourR
 def _shrunk(walker: Tour, checks: Checks, walk: Walk, finding: tuple[str, int]) -> Counterexample:
     """The disagreement as a short case: a shortest way to a state of the walk, then the walk from there.
 
-    Tried at once for every state the walk passed before the disagreeing command: the shortest
-    way there followed by the rest of the walk up to that command.  The expectations of each are
+    Tried for every state the walk passed before the disagreeing command, the nearest first and
+    in rounds of growing size (one, then 8, 64, all): the shortest way there followed by the rest
+    of the walk up to that command.  The expectations of each are
     the model's, so any that disagrees is a counterexample; the shortest is kept, the one right
     before the command (a shortest way to its state) first among equals.  When none disagrees the
     difference needs the walk's own history, and the walk up to the command is the case.
     """
-    needed = finding[1]
+    needed, path = finding[1], walker.paths()
     tried: list[tuple[cmd.Command, ...]] = []
     for start in range(needed - 1, -1, -1):
-        way = walker.path(walk.keys[start])
+        way = path(walk.keys[start])
         if way is not None:
             tried.append((*way, *walk.commands[start:needed]))
-    found = checks.run([expectations(commands, checks.profile) for commands in tried])
     best: tuple[tuple[cmd.Command, ...], Problem] | None = None
-    for commands, again in zip(tried, found, strict=True):
-        problem = problem_of(again, len(commands))
-        if problem is not None and again is not None and (best is None or again[1] < len(best[0])):
-            best = (commands[: again[1]], problem)
+    done = 0
+    for size in SHRINK_ROUNDS:  # the short tails first: a long one is tried only when they all agree
+        batch, done = tried[done:size], max(done, min(size, len(tried)))
+        for commands, again in zip(batch, checks.run([expectations(c, checks.profile) for c in batch]),
+                                   strict=True):
+            problem = problem_of(again, len(commands))
+            if problem is not None and again is not None and (best is None or again[1] < len(best[0])):
+                best = (commands[: again[1]], problem)
+        if best is not None:
+            break
     if best is not None:
         return Counterexample(*best)
     problem = problem_of(finding, needed)
