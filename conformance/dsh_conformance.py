@@ -77,6 +77,11 @@ def run_explore(ids: int, depth: int, scratch: Path) -> str:
         return "pass"
     if done.returncode != 1:
         raise SystemExit(f"dsh-conformance: explore exited {done.returncode}: {done.stderr.strip()}")
+    return _disagreement(done, counterexample)
+
+
+def _disagreement(done: subprocess.CompletedProcess[str], counterexample: Path) -> str:
+    """What an explore run that disagreed says: its counterexample's description, else its last words."""
     if counterexample.exists():
         return str(json.loads(counterexample.read_text()).get("description", done.stdout.strip()[-300:]))
     return done.stdout.strip()[-300:]
@@ -102,11 +107,7 @@ def run_tour(scope: str, scratch: Path) -> Json:
         raise SystemExit(f"dsh-conformance: explore --tour printed no account of what it sent: {done.stdout[-300:]}")
     sent, cases, commands, skipped = (int((g or "0").replace(",", "")) for g in toured.groups())
     counts = {"classes": sent, "skipped": skipped, "cases": cases, "commands": commands}
-    if done.returncode == 0:
-        return {"outcome": "pass", "sent": counts}
-    if counterexample.exists():
-        return {"outcome": str(json.loads(counterexample.read_text()).get("description", "")), "sent": counts}
-    return {"outcome": done.stdout.strip()[-300:], "sent": counts}
+    return {"outcome": "pass" if done.returncode == 0 else _disagreement(done, counterexample), "sent": counts}
 
 
 def recorded_runs(suite: Path, out: Path) -> Json:

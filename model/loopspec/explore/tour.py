@@ -93,7 +93,6 @@ class Tour:
         self.turn = 0  # which member of a class to send next: each time another
         self.sent = 0
         self.skipped = 0
-        self.redrawn = 0
         self._runs: dict[cmd.Command, bool] = {}
         self.forward = {key: self._moves_from(key) for key in plan.classes}
         self.backward: dict[int, list[tuple[int, cmd.Command]]] = {}
@@ -138,7 +137,6 @@ class Tour:
 
     def _redraw(self) -> None:
         """The signposts: backwards from every state with classes left, the way there."""
-        self.redrawn += 1
         self.signposts = self._distances([k for k, left in self.left.items() if left], self.backward)
 
     def paths(self) -> Callable[[int], tuple[cmd.Command, ...] | None]:
@@ -236,7 +234,7 @@ class Tour:
             return post[1]
         # Past the depth bound: one command back into the map, to the state nearest one left.
         best: tuple[int, cmd.Command] | None = None
-        for after, command in self.plan.moves(key, agent):
+        for after, command in self.plan.moves_beyond(key, agent):
             post = self.signposts.get(after)
             if post is not None and post[0] < fresh and (best is None or post[0] < best[0]) \
                     and self._runs_here(agent, command):
@@ -263,20 +261,21 @@ def tour(scope: Scope, checks: Checks, *, seconds: float | None = None) -> TourR
     found: Counterexample | None = None
     complete = True
     batch: list[Walk] = []
+    batched = 0  # the commands of the walks in the batch
     walks = walker.walks()
     while True:
         walk = next(walks, None)
         if walk is not None:
             batch.append(walk)
-            if sum(len(w.steps) for w in batch) < BATCH * checks.workers:
+            batched += len(walk.steps)
+            if batched < BATCH * checks.workers:
                 continue
         if not batch:
             break
-        cases += len(batch)
-        commands += sum(len(w.steps) for w in batch)
+        cases, commands = cases + len(batch), commands + batched
         findings = checks.run([w.steps for w in batch])
         hit = next(((w, f) for w, f in zip(batch, findings, strict=True) if f is not None), None)
-        batch = []
+        batch, batched = [], 0
         if hit is not None:
             found = _shrunk(walker, checks, *hit)
             break

@@ -10,9 +10,9 @@ log checker is not part of the key either: a tour is about the implementation's 
 the model's own exploration checks the log rules over the same scope.
 
 The map also gives the ways between states a walk needs when the state it is at has nothing left
-to send: the distinct states one command away (:meth:`TourPlan.moves`, for states past the
-depth bound too, stepped when first asked), and the states as first met, from which
-the tour finds its shortest ways in over the commands an adapter can take.
+to send: the states as first met, from which the tour finds its ways between states of the map
+over the commands an adapter can take, and for a state past the depth bound the distinct states
+one command away (:meth:`TourPlan.moves_beyond`, stepped when a walk first gets there).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key
-from loopspec.statespace.pairs import RowPairs
 from loopspec.statespace.scope import Scope
 from loopspec.statespace.search import Edge, Outcome, breadth_first
 
@@ -47,8 +46,7 @@ class TourPlan:
         self.agents: dict[int, Agent] = {}  # the expanded states, as the search first met them
         self.successors: dict[int, tuple[int | None, ...]] = {}  # per class: the state it leads to
         self._moves: dict[int, tuple[tuple[int, cmd.Command], ...]] = {}
-        self.pairs = RowPairs(scope.depth)
-        self.outcome: Outcome[Agent] = breadth_first(_Recorder(self), scope.depth, arrive=self.pairs.arrive)
+        self.outcome: Outcome[Agent] = breadth_first(_Recorder(self), scope.depth)
 
     def state(self, agent: Agent) -> int:
         """The number of ``agent``'s state: its key with message ids as they are."""
@@ -58,26 +56,22 @@ class TourPlan:
     def expanded(self, state: int) -> bool:
         return state in self.classes
 
-    def moves(self, key: int, agent: Agent) -> tuple[tuple[int, cmd.Command], ...]:
-        """The distinct other states one command from ``agent`` (at ``key``), each with a command there."""
+    def moves_beyond(self, key: int, agent: Agent) -> tuple[tuple[int, cmd.Command], ...]:
+        """The distinct other states one command from ``agent``, a state past the depth bound, each with a
+        command there (stepped once, when a walk first gets here)."""
         known = self._moves.get(key)
         if known is not None:
             return known
         seen: dict[int, cmd.Command] = {}
-        if key in self.classes:
-            for members, after in zip(self.classes[key], self.successors[key], strict=True):
-                if after is not None and after != key:
-                    seen.setdefault(after, members[0])
-        else:  # past the depth bound: stepped once, when a walk first gets here
-            for members in self.alphabet.members(agent):
-                if isinstance(members[0], cmd.Restart):
-                    continue  # a restart goes nowhere a walk needs, and reloads the whole session
-                try:
-                    after = self.state(step(agent, members[0]).agent)
-                except CommandRefused:
-                    continue
-                if after != key:
-                    seen.setdefault(after, members[0])
+        for members in self.alphabet.members(agent):
+            if isinstance(members[0], cmd.Restart):
+                continue  # a restart goes nowhere a walk needs, and reloads the whole session
+            try:
+                after = self.state(step(agent, members[0]).agent)
+            except CommandRefused:
+                continue
+            if after != key:
+                seen.setdefault(after, members[0])
         moves = self._moves[key] = tuple(seen.items())
         return moves
 
