@@ -33,7 +33,7 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
     loads, general = fast_loads, checker.feed_event
     proof = REFUSE_REPEATED_KEYS
     next_seq, last_time = checker.next_seq, checker.prev_time
-    turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
+    turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
     line_no = 0
     for line in stream:
         line_no += 1
@@ -68,6 +68,6 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
                 continue
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time
-        turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
+        turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
     checker.next_seq, checker.prev_time = next_seq, last_time
     return line_no

@@ -7,7 +7,7 @@ state as the log says, which re-synchronises the checker after a violation under
 
 from __future__ import annotations
 
-from loopspec.check import outcome, step_calls
+from loopspec.check import outcome
 from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
 from loopspec.log.end_reasons import ABORTED, COMPLETED, ERROR, INTERRUPTED, MAX_TOKENS, NORMAL_ENDS, REPAIR_ENDS
@@ -63,7 +63,7 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
         st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn with nothing pending")
     st.last_turn = st.turn = turn
     st.step = None
-    st.model_started = False
+    st.this_step.turn_closed()
     st.steps_in_turn = 0
     st.wake.turn_started()
     st.after, st.turn_ends = ANY, False
@@ -138,7 +138,7 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
     elif kind in NORMAL_ENDS and not pending:
         st.last_end = f"{kind} with nothing pending"
     st.turn = st.step = None
-    st.model_started = False
+    st.this_step.turn_closed()
     st.after, st.turn_ends = ANY, False
     st.due_ns = st.due_nt = False
     st.claim_batch = []
@@ -180,11 +180,6 @@ def open_step(st: CheckState, step: int) -> None:
     """Step ``step`` of the open turn is open and at its entry block (the phase is the table's)."""
     outcome.open_entry(st, step)
     st.step = st.steps_in_turn = step
-    st.entered = 0
-    st.model_started = False
-    st.calls = set()
-    st.announced = set()
-    step_calls.reset(st)
     st.claim_batch = []
 
 
@@ -197,10 +192,7 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
         st.violate("STEP-2", f"step/end {turn}.{step}, but the open step is {st.turn}.{st.step}")
     outcome.close_step(st)
     st.step = None
-    st.model_started = False
-    st.calls = set()
-    st.announced = set()
-    step_calls.reset(st)
+    st.this_step.closed()
     st.claim_batch = []
     # CLAIM-6: with next-step non-empty the next boundary's claim is due at once, unless the step
     # was aborted or failed (RESULT-7, CANCEL-5): then its turn/end comes next.

@@ -14,14 +14,9 @@ expected notifications follow:
   step precedes every error ``turn/end`` (END-2);
 * the markers name the log's events in order, and the stream covers the whole log (LOG-5).
 
-A process boundary splits the stream.  After a ``note`` with ``crash: true`` the dead process may
-still report writes (in ``resume_crash_mid_turn``: the cancel splices of its disposal, markers
-seq 11 and 12) that never reached the persisted log: records between a crash note and the next
-note belong to that dead process and are skipped, and the new process starts idle.  A note with
-``crash: false`` is a graceful disposal: its records are persisted and marked as usual.  Either
-way the next process appends ``session/end-seed`` (after crash repair's closers) while nothing
-records, so those are the only log events the stream may leave unmarked (LOG-5); the new process
-starts idle.
+A process boundary splits the stream (:mod:`loopspec.check.live_process`): in
+``resume_crash_mid_turn`` the dead process still reports the cancel splices of its disposal,
+markers seq 11 and 12, which never reached the persisted log; the new process starts idle.
 """
 
 from __future__ import annotations
@@ -35,28 +30,22 @@ from typing import BinaryIO
 import attrs
 
 from loopspec.check.live_nesting import Nesting
-from loopspec.check.live_shape import FORM, LIVE_TYPES, NOTIFYING, live_record_problem
-from loopspec.check.live_wording import differing_fields, form_name, live_ref, message_id, reason_kind
+from loopspec.check.live_notifications import NOTIFICATION_HANDLERS
+from loopspec.check.live_process import CRASHED, REPLACED, RESTARTED, ProcessBoundary
+from loopspec.check.live_shape import FORM, NOTIFYING, live_record_problem
+from loopspec.check.live_wording import form_name, live_ref, message_id, reason_kind
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import LineProblem, parsed_lines
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, Violation
 from loopspec.log.kinds import (
-    AGENT_ERROR,
-    AGENT_STATUS,
     CLAIMED,
     DISCARDED,
-    END_SEED,
     INSERTED,
     SPLICED,
     TURN_END,
     TURN_START,
 )
-from loopspec.log.repair_closers import CLOSER_KINDS, is_repair_closer
-
-# NOTIFY-1: the fields an inbox notification may carry, as the form table gives them.
-NOTE_FIELDS: Mapping[str, frozenset[str]] = MappingProxyType(
-    {t: frozenset(LIVE_TYPES[t].required) for t in (INSERTED, DISCARDED, CLAIMED)})
 
 
 @attrs.frozen
@@ -86,10 +75,7 @@ class LiveChecker:
         self.claim_open = False
         self.status = "idle"  # a new agent is idle; STATUS-1 counts changes from there
         self.errors: set[tuple[object, object]] = set()
-        self.dead = False
-        self.gap_ok = False  # after a crash: the closers and end-seed of the next process go unmarked
-        self.ended = False  # a graceful disposal ended the process; its successor has not begun yet
-        self.seed_gap = False  # the successor began: its end-seed may still go unmarked
+        self.process = ProcessBoundary()  # LOG-5 across crashes and disposals
         self.violations: list[Violation] = []
         self.nesting = Nesting()  # calls and listener windows (decisions.md E5)
         # What a cause still owes while a notification's listener calls (decisions.md E5), innermost last.
@@ -140,7 +126,7 @@ class LiveChecker:
                 self.misnested(misplaced)
             handler = RECORD_HANDLERS.get(str(rec["kind"]))
             if handler is not None:
-                if handler is LiveChecker.note or not self.dead:  # a dead process's writes never persisted
+                if handler is LiveChecker.note or not self.process.dead:  # a dead process's writes never persisted
                     handler(self, rec)
                 self.recent.append((line_no, rec))
         self.finish()
@@ -165,20 +151,14 @@ class LiveChecker:
         self.queue, self.replacing, self.claim_open = self.set_aside.pop()
 
     def note(self, rec: dict[str, object]) -> None:
-        if self.dead:  # the next note after a crash is the new process: it starts idle, owing nothing
-            self.dead, self.gap_ok, self.status, self.claim_open = False, True, "idle", False
-            self.queue.clear()
-        elif rec.get("crash") is True:
-            self.dead = True  # what the dead process still reports never reached the persisted log
-            self.queue.clear()
-        elif rec.get("crash") is False:
-            self.ended = True  # a graceful disposal: its own writes are persisted and marked
-        elif self.ended:
-            self.new_process()
+        self.process_changed(self.process.noted(rec.get("crash")))
 
-    def new_process(self) -> None:
-        """The process after a graceful disposal starts idle, owing no notification."""
-        self.ended, self.seed_gap, self.status, self.claim_open = False, True, "idle", False
+    def process_changed(self, change: str) -> None:
+        """A crashed process owes nothing; a new one starts idle (after a crash, owing nothing)."""
+        if change in (CRASHED, RESTARTED):
+            self.queue.clear()
+        if change in (RESTARTED, REPLACED):
+            self.status, self.claim_open = "idle", False
 
     def unmarked_ok(self, otype: object, obj: object = None) -> bool:
         """LOG-5: only crash repair's closers and the restart marker are written while nothing records.
@@ -188,13 +168,9 @@ class LiveChecker:
         reach the log and the next process repairs the turn while loading (decisions G2).  There
         only repair's own closers may go unmarked, never the disposal's writes.
         """
-        if (self.ended or self.seed_gap) and otype == END_SEED:
-            if self.ended:
-                self.new_process()
-            return True
-        if self.dead or self.gap_ok:
-            return otype in CLOSER_KINDS  # REPAIR-1, REPAIR-2
-        return (self.ended or self.seed_gap) and is_repair_closer(obj)
+        allowed, change = self.process.unmarked(otype, obj)
+        self.process_changed(change)
+        return allowed
 
     def missing(self, where: str) -> None:
         expected = ", ".join(f"{t.rsplit('/', 1)[1]} {message_id(m)}" for t, m, _ in self.queue)
@@ -229,7 +205,7 @@ class LiveChecker:
             if oseq == seq:
                 if otype != etype:
                     self.violate("LOG-5", f"durable marker seq {seq} says {etype}, the log has {otype}")
-                self.gap_ok = self.seed_gap = False
+                self.process.marked()
                 return item
             if isinstance(oseq, int) and oseq > seq:
                 self.peeked = item
@@ -263,45 +239,14 @@ class LiveChecker:
     def notification(self, rec: dict[str, object]) -> None:
         handler = NOTIFICATION_HANDLERS.get(str(rec["type"]))  # agent/pre-step: an observation, owed nothing
         if handler is not None:
-            handler(self, rec)
-
-    def status_changed(self, rec: dict[str, object]) -> None:
-        status = rec.get("status")
-        if status not in ("idle", "running") or status == self.status:
-            self.violate("STATUS-1", f"agent/status {status!r} after {self.status!r}")
-        self.status = str(status)
-
-    def agent_error(self, rec: dict[str, object]) -> None:
-        if type(rec.get("turn")) is int and type(rec.get("step")) is int:
-            self.errors.add((rec.get("turn"), rec.get("step")))  # integer tokens only (decisions.md G3)
-
-    def inbox_notification(self, rec: dict[str, object]) -> None:
-        ntype = str(rec["type"])
-        extra = set(rec) - NOTE_FIELDS[ntype]
-        if extra:
-            self.violate("NOTIFY-1", f"{ntype} carries extra field(s) {sorted(extra)}")
-        if not self.queue:
-            early = ntype == CLAIMED and self.claim_open
-            self.violate("CLAIM-4" if ntype == CLAIMED else "NOTIFY-2",
-                         f"{ntype} {message_id(rec.get('message'))} " + ("before the claim's last record" if early
-                                                                  else "that no durable record explains"))
-            return
-        etype, message, turn = self.queue.popleft()
-        claimed_turn = rec.get("turn")  # an integer token: 1.0 is not the turn 1 (decisions.md G3)
-        ok = ntype == etype and rec.get("message") == message and (
-            etype != CLAIMED or (claimed_turn == turn and type(claimed_turn) is int))
-        if not ok:
-            rule = "CLAIM-4" if CLAIMED in (etype, ntype) else "NOTIFY-3" if self.replacing else "NOTIFY-2"
-            want = f"{etype} {message_id(message)}" + (f" turn {turn}" if etype == CLAIMED else "")
-            differing = differing_fields(etype, message, turn, rec)
-            self.violate(rule, f"{ntype} {message_id(rec.get('message'))}, expected {want}{differing}")
+            handler(self, rec)  # loopspec.check.live_notifications
 
     def finish(self) -> None:
         self.record, self.seq = None, None
         unclosed = self.nesting.finish()
         if unclosed is not None:
             self.misnested(unclosed)
-        if self.queue and not self.dead:
+        if self.queue and not self.process.dead:
             self.missing("at the end of the stream")
         reported = False
         while (item := self.pull()) is not None:
@@ -318,12 +263,6 @@ RECORD_HANDLERS: Mapping[str, Handler] = MappingProxyType({
     "op-begin": LiveChecker.notified_call, "op-end": LiveChecker.notified_call,
 })
 """What each record kind sets up; of the calls, only a notification listener's sets anything up."""
-NOTIFICATION_HANDLERS: Mapping[str, Handler] = MappingProxyType({
-    INSERTED: LiveChecker.inbox_notification, DISCARDED: LiveChecker.inbox_notification,
-    CLAIMED: LiveChecker.inbox_notification, AGENT_STATUS: LiveChecker.status_changed,
-    AGENT_ERROR: LiveChecker.agent_error,
-})
-"""What each live notification is checked for; ``agent/pre-step`` observations are not notifications."""
 
 
 def check_live(log: BinaryIO, live: BinaryIO, checker: LogChecker, file: str, options: CheckOptions) -> LiveOutcome:

@@ -43,31 +43,29 @@ ENDS_AFTER = MappingProxyType({UNANSWERED: frozenset({ERROR}), SKIPPED: frozense
 
 def open_entry(st: CheckState, step: int) -> None:
     """A new step: it must enter a message when it is the first, or follows a text answer."""
-    st.needs_entry = step == 1 or st.turn_ends
-    st.repairing = False
-    st.answered = set()
-    st.answer_calls = None
+    st.this_step.opened(needs_entry=step == 1 or st.turn_ends)
     st.after = ANY
 
 
 def close_step(st: CheckState) -> None:
     """At ``step/end``: classify the step from its events (before the step's sets are reset)."""
-    pending = (st.calls | set(st.answer_calls or ())) - st.answered
-    if pending and st.repairing:
+    step = st.this_step
+    pending = (step.calls | set(step.answer_calls or ())) - step.answered
+    if pending and step.repairing:
         st.violate("REPAIR-1", f"crash repair closes step {st.turn}.{st.step} with tool call(s) {sorted(pending)} "
                    "unanswered")
         st.after = ANY
-    elif st.skipping or st.abort_reached:
-        if st.unanswered:
-            st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {st.unanswered} unanswered after "
+    elif step.skipping or step.abort_reached:
+        if step.unanswered:
+            st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {step.unanswered} unanswered after "
                        f"a skipped call (a tool/result with code {SKIPPED_CODE} shows the step was aborted)")
         st.after = SKIPPED
     elif pending:
         st.after = UNANSWERED
         st.after_calls = tuple(sorted(pending))
-    elif st.needs_entry and st.entered == 0 and not st.model_started:
+    elif step.needs_entry and step.entered == 0 and not step.model_started:
         st.after = NO_ENTRY
-    elif st.answer_calls == () and not st.calls:
+    elif step.answer_calls == () and not step.calls:
         st.after = TEXT_ANSWER
     else:
         st.after = ANY

@@ -84,7 +84,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
     lo, hi = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
     chunk, attempt = ASSISTANT_CHUNK, ASSISTANT_ATTEMPT  # locals: this loop reads no global
     next_seq, last_time = checker.next_seq, checker.prev_time
-    turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
+    turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
     line_no = 0
     for line in stream:
         line_no += 1
@@ -129,7 +129,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
         checker.next_seq, checker.prev_time = next_seq, last_time
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time
-        turn, step, hot = checker.turn, checker.step, checker.model_started and not checker.skipping
+        turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
     return line_no
 
 

@@ -3,7 +3,9 @@
 This is a private accumulator of one check run (like :class:`loopspec.inbox.fold.InboxProjector`),
 never part of the model's state: plain attributes with ``__slots__`` so the per-event path
 allocates nothing.  Handlers in :mod:`loopspec.check.lifecycle`, :mod:`loopspec.check.splices`
-and :mod:`loopspec.check.step_body` read and update it; :meth:`CheckState.violate` turns a broken
+and :mod:`loopspec.check.step_body` read and update it; two rules' bookkeeping is a tracker of its own
+(:class:`~loopspec.check.wake_latch.WakeLatch` for TURN-5, :class:`~loopspec.check.open_step.OpenStep`
+for the open step's entries and calls); :meth:`CheckState.violate` turns a broken
 rule into a :class:`~loopspec.check.verdict.Violation` with the state *before* the offending
 event and the few events that set it up.
 """
@@ -14,6 +16,7 @@ from collections import deque
 
 from loopspec.check.describe import event_ref
 from loopspec.check.inbox_track import InboxTracker, SpliceEffect
+from loopspec.check.open_step import OpenStep
 from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
 from loopspec.check.wake_latch import WakeLatch
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
@@ -52,22 +55,15 @@ class CheckState:
     """Everything the checker knows about one log at one point of it."""
 
     __slots__ = (
-        "abort_reached",
         "after",
         "after_calls",
         "after_end_seed",
-        "announced",
-        "answer_calls",
-        "answered",
-        "call_seqs",
-        "calls",
         "claim_batch",
         "claim_completed",
         "claim_done",
         "context",
         "due_ns",
         "due_nt",
-        "entered",
         "event",
         "events",
         "expect_end_seed",
@@ -78,23 +74,17 @@ class CheckState:
         "last_end",
         "last_turn",
         "line",
-        "model_started",
-        "needs_entry",
         "next_seq",
         "options",
         "phase",
         "prev_time",
-        "repairing",
         "repeats",
         "seq",
-        "skipping",
-        "started_at",
         "step",
         "steps_in_turn",
+        "this_step",
         "turn",
         "turn_ends",
-        "unanswered",
-        "unstarted",
         "violations",
         "wake",
     )
@@ -120,20 +110,7 @@ class CheckState:
         self.claim_done: tuple[dict[str, object], ...] | None = None  # set when a boundary's claim completes
         self.claim_completed = False  # only between a splice's checks and the table's chooser
         self.last_effect: SpliceEffect | None = None  # the last valid splice, for live checks
-        self.entered = 0  # STEP-3/STEP-4: user/message events of the open step
-        self.model_started = False
-        self.calls: set[str] = set()  # LOG-4: tool/call ids of the open step
-        self.call_seqs: dict[str, int] = {}  # LOG-4, REPAIR-1: the seq of each call's tool/call in the open step
-        self.announced: set[str] = set()
-        self.answered: set[str] = set()  # RESULT-7: call ids the open step's tool/results answer
-        self.answer_calls: tuple[str, ...] | None = None  # tool calls of the step's last assistant/message
-        self.unstarted: list[str] = []  # LOG-11: the open step's announced calls not started, in call order
-        self.unanswered: list[str] = []  # LOG-11: its announced or started calls not answered, in call order
-        self.started_at: tuple[int, str] | None = None  # CANCEL-5: the seq and call of the last tool/call
-        self.skipping = False  # CANCEL-5: the open step answered a call skipped by its abort
-        self.abort_reached = False  # CANCEL-5: a started call's result with the skipped code: the step was aborted
-        self.needs_entry = False  # STEP-4, DECIDE-6: the open step must enter a message
-        self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the open step
+        self.this_step = OpenStep()  # the open step's entries, model side and calls
         self.after = ANY  # what the last closed step says may follow it
         self.after_calls: tuple[str, ...] = ()  # the calls it left unanswered (UNANSWERED)
         self.turn_ends = False  # the open turn's last step answered with text: its end is settled

@@ -34,7 +34,7 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
         if st.turn is not None and turn == st.turn and step == st.steps_in_turn + 1 and type(step) is int:
             # Re-synchronise (--all): a step/start is missing; the event belongs to the step it names.
             resync_step(st, st.steps_in_turn + 1)
-            st.model_started = True
+            st.this_step.model_side()
             return True
         return False
     if turn != st.turn or step != st.step or type(turn) is not int or type(step) is not int:  # not 1.0 or true
@@ -47,15 +47,16 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
 def _model_side(st: CheckState, etype: str) -> None:
     """The first model-side event of a step closes its entry block (STEP-3) and needs input where an
     entry was due: in a turn's first step (STEP-4) and after a text answer (DECIDE-6)."""
-    if st.step is None or st.model_started:
+    step = st.this_step
+    if st.step is None or step.model_started:
         return
-    if st.needs_entry and st.entered == 0:
+    if step.needs_entry and step.entered == 0:
         if st.step == 1:
             st.violate("STEP-4", f"{etype} in step {st.turn}.1, which entered no message")
         else:
             st.violate("DECIDE-6", f"{etype} in step {st.turn}.{st.step}, which entered no message after a step "
                        "that set the turn's end")
-    st.model_started = True
+    step.model_side()
 
 
 def on_user_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -68,15 +69,16 @@ def on_user_message(st: CheckState, event: dict[str, object], data: object, seq:
         st.violate("STEP-3", "user/message while no step is open")
         if st.turn is not None:
             resync_step(st, st.steps_in_turn + 1)
-    elif st.model_started:
+    elif st.this_step.model_started:
         st.violate("STEP-3", f"user/message after the model side of step {st.turn}.{st.step} began")
-    st.entered += 1
+    st.this_step.entry()
 
 
 def on_system_message(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
     if not _names_open_step(st, SYSTEM_MESSAGE, data):
         return
-    if st.entered and not st.model_started:  # VARIANT-1: v0.1.5 commits system messages before the entries
+    step = st.this_step
+    if step.entered and not step.model_started:  # VARIANT-1: v0.1.5 commits system messages before the entries
         st.violate("VARIANT-1", f"system/message after the user/message(s) of step {st.turn}.{st.step}, before its "
                    "model call")
 
@@ -111,11 +113,10 @@ def on_assistant(st: CheckState, event: dict[str, object], data: object, seq: in
     if etype == ASSISTANT_MESSAGE:
         calls = announced_calls(data)
         for call in calls:
-            if call in st.announced:  # LOG-10: one announcement per call
+            if st.this_step.announced_again(call):  # LOG-10: one announcement per call
                 st.violate("LOG-10", f"assistant/message announces call {call!r} again")
-            st.announced.add(call)
-        step_calls.announce(st, tuple(c for c in dict.fromkeys(calls) if c not in st.unanswered))  # LOG-11
-        st.answer_calls = calls  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
+        unanswered = st.this_step.unanswered
+        step_calls.announce(st, calls, tuple(c for c in dict.fromkeys(calls) if c not in unanswered))  # LOG-11
 
 
 def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -126,11 +127,11 @@ def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: in
     if not isinstance(call, str):
         st.violate("LOG-10", f"tool/call names no call: callId {call!r}")
     else:
-        if call not in st.announced or call in st.calls:  # LOG-10: a call starts once, after its announcement
-            what = "again" if call in st.calls else "though no assistant/message of the step announced it"
+        step = st.this_step
+        if call not in step.announced or call in step.calls:  # LOG-10: a call starts once, after its announcement
+            what = "again" if call in step.calls else "though no assistant/message of the step announced it"
             st.violate("LOG-10", f"tool/call starts call {call!r} {what}")
         step_calls.start(st, call, seq)  # LOG-11, CANCEL-5
-        st.calls.add(call)
 
 
 def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -150,9 +151,9 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     if not ids:
         st.violate("LOG-4", "tool/result names no tool call")
         return
-    st.answered.update(ids)
-    st.repairing = st.repairing or synthetic  # only crash repair writes these, right before its step/end
-    known = st.calls | st.announced if synthetic else st.calls
+    step = st.this_step
+    step.results_came(ids, synthetic)
+    known = step.calls | step.announced if synthetic else step.calls
     missing = [i for i in ids if i not in known]
     if missing:
         st.violate("LOG-4", f"tool/result answers {missing}, which no tool/call of step {st.turn}.{st.step} made")
@@ -165,21 +166,20 @@ def on_tool_result(st: CheckState, event: dict[str, object], data: object, seq: 
     elif synthetic and len(ids) == 1 and not missing:
         # Repair names what it knows: a call whose tool/call it read ran with an unknown outcome,
         # one it only saw announced never started (repair.ts, v0.1.5/v0.1.7).
-        owed = "TOOL_NOT_STARTED" if ids[0] in st.unstarted else "TOOL_OUTCOME_UNKNOWN"
-        problem = synthetic_shape(event, ids[0], owed, st.call_seqs.get(ids[0]))
+        owed = "TOOL_NOT_STARTED" if ids[0] in step.unstarted else "TOOL_OUTCOME_UNKNOWN"
+        problem = synthetic_shape(event, ids[0], owed, step.call_seqs.get(ids[0]))
         if code != owed:
             st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r} with error.code {code!r}, owed {owed}")
         elif problem is not None:
             st.violate("REPAIR-1", f"synthetic tool/result for call {ids[0]!r}: {problem}")
-    elif not synthetic and len(ids) == 1 and ids[0] in st.call_seqs:
-        problem = citation(event, st.call_seqs[ids[0]])
+    elif not synthetic and len(ids) == 1 and ids[0] in step.call_seqs:
+        problem = citation(event, step.call_seqs[ids[0]])
         if problem is not None:
             st.violate("LOG-4", f"tool/result for call {ids[0]!r}: {problem}")
     if synthetic and st.prev_time is not None and event.get("time") != st.prev_time:
         st.violate("REPAIR-3", f"synthetic tool/result has time {event.get('time')}, the event before it "
                    f"{st.prev_time}")
     step_calls.answer(st, ids, seq, code, synthetic, name, data)  # LOG-11, CANCEL-5
-    st.calls.difference_update(ids)  # LOG-10: answered once; a second result answers nothing
-    st.announced.difference_update(ids)
+    step.results_done(ids)  # LOG-10: answered once; a second result answers nothing
 
 

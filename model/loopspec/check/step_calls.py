@@ -3,7 +3,8 @@
 
 The handlers of :mod:`loopspec.check.step_body` call these for each announcement, start and
 answer of a call; what a step that closes with a call still open says about how its turn goes on
-is RESULT-7's, judged by :mod:`loopspec.check.outcome`.
+is RESULT-7's, judged by :mod:`loopspec.check.outcome`.  What a step's calls have done so far is
+:class:`loopspec.check.open_step.OpenStep`'s.
 
 The tool phase starts a step's calls one by one in the order the model announced them and
 commits their results through a contiguous index, so the call a ``tool/call`` starts is always
@@ -24,24 +25,20 @@ from loopspec.check.state import CheckState
 from loopspec.log.tool_errors import SKIPPED_CODE, TOOL_ERROR_NAMES, skipped_shape
 
 
-def announce(st: CheckState, calls: tuple[str, ...]) -> None:
-    """An ``assistant/message`` announcing ``calls``: they queue to start and to be answered (LOG-11)."""
-    if calls:
+def announce(st: CheckState, calls: tuple[str, ...], queued: tuple[str, ...]) -> None:
+    """An ``assistant/message`` announcing ``calls``: ``queued``, the ones not pending yet, queue to start
+    and to be answered (LOG-11)."""
+    if queued:
         st.wake.calls_announced()  # TURN-5
-    st.unstarted += calls
-    st.unanswered += calls
+    st.this_step.answer_announced(calls, queued)
 
 
 def start(st: CheckState, call: str, seq: int) -> None:
     """A ``tool/call`` starting ``call``: the oldest announced call not started yet (LOG-11)."""
-    if call in st.unstarted:
-        if st.unstarted[0] != call:
-            st.violate("LOG-11", f"tool/call starts call {call!r} before call {st.unstarted[0]!r}, announced earlier")
-        st.unstarted.remove(call)
-    elif call not in st.unanswered:
-        st.unanswered.append(call)  # LOG-10 reports a start of a call never announced
-    st.started_at = (seq, call)
-    st.call_seqs.setdefault(call, seq)  # what its result cites (a second start is LOG-10's)
+    unstarted = st.this_step.unstarted
+    if call in unstarted and unstarted[0] != call:
+        st.violate("LOG-11", f"tool/call starts call {call!r} before call {unstarted[0]!r}, announced earlier")
+    st.this_step.call_started(call, seq)
     st.wake.call_started()  # TURN-5
 
 
@@ -49,51 +46,35 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
            data: object) -> None:
     """A ``tool/result`` answering ``ids``: the oldest calls not answered yet (LOG-11); an aborted
     step's skipped call right after its ``tool/call`` and, once one is skipped, only more (CANCEL-5)."""
+    step = st.this_step
     for call in ids:
-        if call in st.unanswered:
-            if st.unanswered[0] != call:
-                st.violate("LOG-11", f"tool/result answers call {call!r} before call {st.unanswered[0]!r}, "
-                           "announced or started earlier")
-            st.unanswered.remove(call)
-        if synthetic and call in st.unstarted:
-            st.unstarted.remove(call)
+        if call in step.unanswered and step.unanswered[0] != call:
+            st.violate("LOG-11", f"tool/result answers call {call!r} before call {step.unanswered[0]!r}, "
+                       "announced or started earlier")
+        step.call_answered(call, synthetic)
     if code == SKIPPED_CODE and not synthetic:
-        if len(ids) == 1 and st.started_at == (seq - 1, ids[0]):
-            _skipped_pair(st)
+        if len(ids) == 1 and step.started_at == (seq - 1, ids[0]):
+            st.wake.skipped_call()  # TURN-5
+            step.skipped()
             problem = skipped_shape(data)
             if problem is not None:
                 st.violate("CANCEL-5", f"skipped call {ids[0]!r}'s tool/result: {problem}")
         # else a drained call the abort reached before its tool body ran: the same error, an
         # ordinary answer (the real runtime's toolAbortedBeforeDispatchResult), but the step was
         # aborted all the same, so its turn ends aborted (outcome.close_step).
-        st.abort_reached = True
+        step.aborted()
         if name != TOOL_ERROR_NAMES[SKIPPED_CODE]:
             st.violate("CANCEL-5", f"tool/result with code {SKIPPED_CODE} and error.name {name!r}, owed "
                        f"{TOOL_ERROR_NAMES[SKIPPED_CODE]}")
-    elif st.skipping and not synthetic:
+    elif step.skipping and not synthetic:
         st.violate("CANCEL-5", f"tool/result for {ids} after a skipped call (the tool/result with code {SKIPPED_CODE} "
                    "before it shows the step was aborted)")
 
 
-def _skipped_pair(st: CheckState) -> None:
-    st.wake.skipped_call()  # TURN-5
-    st.skipping = True
-
-
 def after_skipping(st: CheckState, what: str) -> None:
     """``what`` (a model-side event or an inbox record) inside a step whose abort already skipped a call."""
-    if st.skipping and st.step is not None:
+    if st.this_step.skipping and st.step is not None:
         # Named by what the log shows: the abort itself is no event, the skipped call's result is.
         st.violate("CANCEL-5", f"{what} after step {st.turn}.{st.step}'s skipped call (its tool/result with code "
                    f"{SKIPPED_CODE} shows the step was aborted)")
-        st.skipping = False  # re-synchronise (--all)
-
-
-def reset(st: CheckState) -> None:
-    """A step opens or closes: no call of it is pending any more."""
-    st.unstarted = []
-    st.unanswered = []
-    st.started_at = None
-    st.call_seqs = {}
-    st.skipping = False
-    st.abort_reached = False
+        st.this_step.resynchronised()  # re-synchronise (--all)

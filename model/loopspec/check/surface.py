@@ -60,10 +60,9 @@ class SurfaceFold(Tracker):
         new.nodes, new.results = self.nodes.copy(), self.results.copy()
         return new
 
-    def key(self) -> tuple[object, ...]:
-        # Exploration keys the states of the model's logs, and the model writes no replacement: no
-        # later verdict of its logs reads the surface (and its seqs are only numbering).
-        return ()
+    # Exploration keys the states of the model's logs, and the model writes no replacement: no
+    # later verdict of its logs reads the surface (and its seqs are only numbering).
+    KEYED = ()
 
     def __repr__(self) -> str:
         return f"SurfaceFold(nodes={self.nodes!r})"

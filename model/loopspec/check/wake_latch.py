@@ -30,8 +30,17 @@ class Tracker:
             setattr(new, name, getattr(self, name))
         return new
 
+    # The fields a later verdict reads (all of them, unless a tracker says otherwise): the
+    # exploration keys each by the rules for a checker slot of that name (explore.log_rules).
+    KEYED: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        if "KEYED" not in cls.__dict__:
+            cls.KEYED = cls.__slots__
+
     def key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
+        return tuple(getattr(self, name) for name in self.KEYED)
 
     def __eq__(self, other: object) -> bool:  # two checkers in the same state have equal trackers
         return type(other) is type(self) and other.key() == self.key()

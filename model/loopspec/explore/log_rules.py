@@ -6,7 +6,7 @@ feeds the new events, so each event of each explored log is judged once, in the 
 streaming order, and the first violation stops the exploration.
 
 The checker's state decides its verdict on every later event, so its relevant part is in the
-search key (:func:`checker_key`): every slot of :class:`CheckState`, except the ones that only
+search key (:func:`checker_key`): every slot of :class:`CheckState` and of its trackers, except the ones that only
 report or number (file, line, seq, time, the context kept for reports, the violations so far, the
 live-check bookkeeping) and the inbox (the exploration checks at every state that it equals the
 model's).  Slots are read generically, so a slot added to the checker is keyed without a change
@@ -37,10 +37,7 @@ NAME = "explored.events.jsonl"
 UNKEYED = frozenset({
     "file", "options", "line", "seq", "event", "events", "next_seq", "prev_time", "context", "violations",
     "repeats", "keys", "last_end", "claim_done", "last_effect", "claim_batch", "torn_tail", "inbox", "last_turn",
-    # The seqs of the open step's tool/calls: read only against the seq a result cites, and the
-    # model's results cite them from the same log, so states equal but for numbering cite alike.
-    "call_seqs",
-})
+})  # a tracker's own KEYED says which of its fields are keyed (check.wake_latch.Tracker)
 _SLOTS = tuple(dict.fromkeys(s for cls in LogChecker.__mro__ for s in getattr(cls, "__slots__", ())))
 _COPIED = (list, set, dict, deque)
 # The checker's slots holding the open step's tool-call ids (sets, or lists in call order).
@@ -104,14 +101,27 @@ def checker_key(checker: LogChecker, names: Renaming) -> Hashable:
     out: list[Hashable] = []
     for slot in _KEYED:
         value = getattr(checker, slot)
-        if slot == "started_at" and value is not None:
-            # CANCEL-5 reads only whether the last tool/call is the event right before the next one,
-            # never its seq: keyed by number, states equal but for numbering stayed apart.
-            seq, call = value
-            out.append((seq == checker.next_seq - 1, _call_number(call)))
-            continue
-        out.append(value if type(value) in _PLAIN and slot != "turn" else _value(slot, value, names))
+        if type(value) in _PLAIN and slot != "turn":
+            out.append(value)
+        elif isinstance(value, Tracker):
+            # A tracker's keyed fields in its order, flat: how many there are is fixed per tracker.
+            for name in value.KEYED:
+                field = getattr(value, name)
+                out.append(field if type(field) in _PLAIN else _slot_key(checker, name, field, names))
+        else:
+            out.append(_slot_key(checker, slot, value, names))
     return tuple(out)
+
+
+def _slot_key(checker: LogChecker, slot: str, value: object, names: Renaming) -> Hashable:
+    """One slot's part of the key, when it is not a plain value; a tracker's fields are keyed by the
+    same rules, by name."""
+    if slot == "started_at" and isinstance(value, tuple):
+        # CANCEL-5 reads only whether the last tool/call is the event right before the next one,
+        # never its seq: keyed by number, states equal but for numbering stayed apart.
+        seq, call = value
+        return (seq == checker.next_seq - 1, _call_number(call))
+    return _value(slot, value, names)
 
 
 def _call_number(call: object) -> str:
@@ -121,8 +131,6 @@ def _call_number(call: object) -> str:
 
 
 def _value(slot: str, value: object, names: Renaming) -> Hashable:
-    if isinstance(value, Tracker):
-        return value.key()
     if slot == "turn":
         return value is not None
     if slot in CALL_SLOTS and isinstance(value, set | list | tuple):
