@@ -7,7 +7,7 @@ is a graceful disposal, whose writes are persisted and marked as usual; the next
 successor's ``session/end-seed``, starts the next process.  A successor appends crash repair's
 closers and its end-seed while nothing records, so those are the only log events that may go
 unmarked (LOG-5), until the first marked record.  :class:`loopspec.check.live.LiveChecker` asks
-this class; only it reads or writes the fields.
+this class and reads ``dead``; only this class writes the fields.
 """
 
 from __future__ import annotations

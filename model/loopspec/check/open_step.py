@@ -59,7 +59,7 @@ class OpenStep(Tracker):
         self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the step
 
     def copy(self) -> OpenStep:
-        """An independent copy (the exploration forks the checker at every state)."""
+        """An independent copy, containers copied (the exploration forks the checker at every state)."""
         new = OpenStep.__new__(OpenStep)
         new.entered, new.model_started, new.needs_entry = self.entered, self.model_started, self.needs_entry
         new.calls, new.call_seqs, new.announced = self.calls.copy(), self.call_seqs.copy(), self.announced.copy()
