@@ -64,6 +64,37 @@ def test_a_text_answer_is_a_last_answer_without_calls_and_no_call_left_open() ->
     assert not summarize([]).text_answer
 
 
+@pytest.mark.rule("RESULT-7")
+def test_pending_calls_are_started_or_last_announced_and_never_answered() -> None:
+    assert summarize([announce("a", "b"), tool("tool/call", callId="a")]).pending == {"a", "b"}
+    assert summarize([announce("a"), tool("tool/call", callId="a"), result("a")]).pending == set()
+    # An earlier answer's calls are not pending once a later answer replaces it (RESULT-6 reads the last).
+    assert summarize([announce("a"), announce()]).pending == set()
+    # A result before its call still answers it here: no result is owed, though the call stays open.
+    early = summarize([announce("a"), result("a"), tool("tool/call", callId="a")])
+    assert early.pending == set()
+    assert early.open_calls == {"a"}
+
+
+@pytest.mark.rule("STEP-4", "DECIDE-6")
+def test_a_silent_step_entered_nothing_and_made_no_model_call() -> None:
+    assert summarize([]).silent
+    assert not summarize([{"type": "user/message", "data": {}}]).silent
+    assert not summarize([tool("request/header")]).silent
+    assert not summarize([tool("assistant/chunk", chunk={"type": "text-delta"})]).silent
+    assert summarize([tool("step/start"), {"type": "agent/status"}]).silent  # not records of a step's body
+
+
+@pytest.mark.rule("LOG-10")
+def test_a_record_naming_no_call_by_a_string_starts_or_announces_none() -> None:
+    """The checker's reading of records it refuses: one meaning for every reader (module docstring)."""
+    nameless = tool("assistant/message", message={"role": "assistant", "content": [{"type": "tool-call", "id": 5}]})
+    assert summarize([nameless]).text_answer
+    assert summarize([announce(), tool("tool/call", callId=None)]).started == set()
+    assert not summarize([announce(), tool("tool/call", callId=None)]).calls_tools
+    assert summarize([announce(), tool("tool/call", callId=None)]).model_side
+
+
 def test_the_finish_is_the_last_finish_chunk_and_a_strange_reason_reads_as_a_question_mark() -> None:
     def finish(reason: object) -> dict[str, object]:
         return tool("assistant/chunk", chunk={"type": "finish", "reason": {"kind": reason}})

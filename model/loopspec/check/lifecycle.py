@@ -8,7 +8,7 @@ state as the log says, which re-synchronises the checker after a violation under
 from __future__ import annotations
 
 from loopspec.check import outcome
-from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, ENDS_AT_ONCE, STEPPING, CheckState
+from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
 from loopspec.log.end_reasons import ABORTED, COMPLETED, ERROR, INTERRUPTED, MAX_TOKENS, NORMAL_ENDS, REPAIR_ENDS
 from loopspec.log.envelope import MAX_SAFE_INTEGER
@@ -66,7 +66,7 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
     st.this_step.turn_closed()
     st.steps_in_turn = 0
     st.wake.turn_started()
-    st.after, st.turn_ends = ANY, False
+    st.last_step.turn_changed()
     # TURN-4, CLAIM-1: the first boundary owes all of next-step, then one next-turn message.
     st.due_ns = st.ns_len() > 0
     st.due_nt = st.nt_len() > 0
@@ -139,7 +139,7 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
         st.last_end = f"{kind} with nothing pending"
     st.turn = st.step = None
     st.this_step.turn_closed()
-    st.after, st.turn_ends = ANY, False
+    st.last_step.turn_changed()
     st.due_ns = st.due_nt = False
     st.claim_batch = []
     st.expect_end_seed = kind in REPAIR_ENDS  # REPAIR-2
@@ -196,7 +196,7 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
     st.claim_batch = []
     # CLAIM-6: with next-step non-empty the next boundary's claim is due at once, unless the step
     # was aborted or failed (RESULT-7, CANCEL-5): then its turn/end comes next.
-    st.due_ns, st.due_nt = st.ns_len() > 0 and st.after not in ENDS_AT_ONCE, False
+    st.due_ns, st.due_nt = st.ns_len() > 0 and not st.last_step.ends_at_once, False
     st.wake.step_closed()  # TURN-5
 
 

@@ -12,7 +12,7 @@ this class and reads ``dead``; only this class writes the fields.
 
 from __future__ import annotations
 
-from loopspec.check.wake_latch import Tracker
+from loopspec.check.tracker import Tracker
 from loopspec.log.kinds import END_SEED
 from loopspec.log.repair_closers import CLOSER_KINDS, is_repair_closer
 

@@ -3,19 +3,24 @@ RESULT-7, REPAIR-1, CANCEL-5): one tracker owning its fields.
 
 The handlers of :mod:`loopspec.check.step_body` and :mod:`loopspec.check.step_calls` judge each record
 of a step as it comes and record what it did through these methods; :mod:`loopspec.check.outcome`
-reads the fields at ``step/end`` to say how the turn may go on, and :mod:`loopspec.check.lifecycle`
-opens and closes the step.  Only this class writes the fields.
+reads the step's :class:`~loopspec.log.step_summary.StepSummary` at ``step/end`` to say how the turn
+may go on, and :mod:`loopspec.check.lifecycle` opens and closes the step.  Only this class writes
+the fields.  What a step's records say (entries, model side, calls started and answered, the last
+answer) is the summary's, the one fold of a step the judge and reproduce read too; what only the
+checker needs (LOG-10's announced calls still open, LOG-11's queues, the seqs results cite,
+CANCEL-5's skip, REPAIR-1's repair) is this tracker's own.
 
-Closing a step forgets its calls but keeps what its entry and answer were (``entered``,
-``answered``, ``answer_calls``, ``needs_entry``, ``repairing``) until the next step opens: a record
+Closing a step forgets its calls but keeps its summary (``entered``, ``answered``,
+``answer_calls``) and ``needs_entry`` and ``repairing`` until the next step opens: a record
 between steps is judged by the phase and by :attr:`CheckState.after`, never by these, but the
-exploration keys the checker by every field (:mod:`loopspec.explore.log_rules`), so what is kept
-between steps is part of a state as it always was.
+exploration keys the checker by every field it names in ``KEYED`` (:mod:`loopspec.explore.log_rules`),
+so what is kept between steps is part of a state as it always was.
 """
 
 from __future__ import annotations
 
-from loopspec.check.wake_latch import Tracker
+from loopspec.check.tracker import Tracker
+from loopspec.log.step_summary import StepSummary
 
 
 class OpenStep(Tracker):
@@ -24,33 +29,29 @@ class OpenStep(Tracker):
     __slots__ = (
         "abort_reached",
         "announced",
-        "answer_calls",
-        "answered",
         "call_seqs",
-        "calls",
-        "entered",
-        "model_started",
+        "in_step",
         "needs_entry",
         "repairing",
         "skipping",
         "started_at",
+        "summary",
         "unanswered",
         "unstarted",
     )
 
-    # The seqs of the step's tool/calls are read only against the seq a result cites, and the
-    # model's results cite them from the same log, so states equal but for numbering cite alike.
-    KEYED = tuple(name for name in __slots__ if name != "call_seqs")
+    # The exploration keys what a later verdict reads, by name: the summary through the five views
+    # below.  The seqs of the step's tool/calls are read only against the seq a result cites, and
+    # the model's results cite them from the same log, so states equal but for numbering cite alike.
+    KEYED = ("abort_reached", "announced", "answer_calls", "answered", "calls", "entered", "model_started",
+             "needs_entry", "repairing", "skipping", "started_at", "unanswered", "unstarted")
 
     def __init__(self) -> None:
-        self.entered = 0  # STEP-3/STEP-4: user/message events of the step
-        self.model_started = False  # STEP-3: its model side began (no more entries)
+        self.summary = StepSummary()  # the step's records, folded (log.step_summary)
+        self.in_step = False  # a step is open: its model side and calls are the summary's
         self.needs_entry = False  # STEP-4, DECIDE-6: the step must enter a message
-        self.calls: set[str] = set()  # LOG-4, LOG-10: calls started and not answered yet
         self.call_seqs: dict[str, int] = {}  # LOG-4, REPAIR-1: the seq of each call's first tool/call
         self.announced: set[str] = set()  # LOG-10: calls announced and not answered yet
-        self.answered: set[str] = set()  # RESULT-7: calls the step's tool/results answer
-        self.answer_calls: tuple[str, ...] | None = None  # RESULT-6: calls of the last assistant/message
         self.unstarted: list[str] = []  # LOG-11: announced calls not started, in call order
         self.unanswered: list[str] = []  # LOG-11: announced or started calls not answered, in call order
         self.started_at: tuple[int, str] | None = None  # CANCEL-5: the seq and call of the last tool/call
@@ -61,35 +62,58 @@ class OpenStep(Tracker):
     def copy(self) -> OpenStep:
         """An independent copy, containers copied (the exploration forks the checker at every state)."""
         new = OpenStep.__new__(OpenStep)
-        new.entered, new.model_started, new.needs_entry = self.entered, self.model_started, self.needs_entry
-        new.calls, new.call_seqs, new.announced = self.calls.copy(), self.call_seqs.copy(), self.announced.copy()
-        new.answered, new.answer_calls = self.answered.copy(), self.answer_calls
+        new.summary, new.in_step, new.needs_entry = self.summary.copy(), self.in_step, self.needs_entry
+        new.call_seqs, new.announced = self.call_seqs.copy(), self.announced.copy()
         new.unstarted, new.unanswered, new.started_at = self.unstarted.copy(), self.unanswered.copy(), self.started_at
         new.skipping, new.abort_reached, new.repairing = self.skipping, self.abort_reached, self.repairing
         return new
+
+    # ---- the summary, as the checker reads it ----
+
+    @property
+    def entered(self) -> int:
+        """STEP-3, STEP-4: the step's ``user/message`` records (the last step's, between steps)."""
+        return self.summary.entered
+
+    @property
+    def model_started(self) -> bool:
+        """STEP-3: the open step's model side began (no more entries)."""
+        return self.in_step and self.summary.model_side
+
+    @property
+    def calls(self) -> set[str]:
+        """LOG-4, LOG-10: the open step's calls started and not answered yet."""
+        return self.summary.open_calls if self.in_step else set()
+
+    @property
+    def answered(self) -> set[str]:
+        """RESULT-7: the calls the step's tool/results answer (the last step's, between steps)."""
+        return self.summary.answered
+
+    @property
+    def answer_calls(self) -> tuple[str, ...] | None:
+        """RESULT-6: the calls of the step's last ``assistant/message`` (the last step's, between steps)."""
+        return self.summary.answer_calls
 
     @property
     def streaming(self) -> bool:
         """The model side is open and no abort skipped a call: the step's next chunk, if in order, is
         judged by its seq, step and time alone (the readers' fast path, :mod:`loopspec.check.fastpath`)."""
-        return self.model_started and not self.skipping
+        return self.in_step and self.summary.model_side and not self.skipping
 
     # ---- opening and closing ----
 
     def opened(self, needs_entry: bool) -> None:
         """A new step, at its entry block: it must enter a message when ``needs_entry``."""
-        self.entered = 0
-        self.model_started = False
+        self.summary = StepSummary()
         self.needs_entry = needs_entry
-        self.answered = set()
-        self.answer_calls = None
         self.repairing = False
         self.closed()
+        self.in_step = True
 
     def closed(self) -> None:
         """The step closed (or a new one opens): none of its calls is pending any more."""
-        self.model_started = False
-        self.calls = set()
+        self.in_step = False
         self.announced = set()
         self.unstarted = []
         self.unanswered = []
@@ -102,15 +126,15 @@ class OpenStep(Tracker):
 
     def entry(self) -> None:
         """A ``user/message``."""
-        self.entered += 1
+        self.summary.entry()
 
     def model_side(self) -> None:
         """The first model-side record closes the entry block (STEP-3)."""
-        self.model_started = True
+        self.summary.model_record()
 
     def turn_closed(self) -> None:
-        """The turn opened or closed: no model side is open."""
-        self.model_started = False
+        """The turn opened or closed: no step, so no model side, is open."""
+        self.in_step = False
 
     def announced_again(self, call: str) -> bool:
         """An ``assistant/message`` announces ``call``: whether it was announced already (LOG-10)."""
@@ -122,7 +146,7 @@ class OpenStep(Tracker):
         """An ``assistant/message`` announced ``calls``; ``queued`` are the ones not pending yet (LOG-11)."""
         self.unstarted += queued
         self.unanswered += queued
-        self.answer_calls = calls  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
+        self.summary.answer(calls)  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
 
     def call_started(self, call: str, seq: int) -> None:
         """A ``tool/call`` starting ``call`` at ``seq`` (its order is judged before, LOG-11)."""
@@ -132,11 +156,10 @@ class OpenStep(Tracker):
             self.unanswered.append(call)  # LOG-10 reports a start of a call never announced
         self.started_at = (seq, call)
         self.call_seqs.setdefault(call, seq)  # what its result cites (a second start is LOG-10's)
-        self.calls.add(call)
+        self.summary.start(call)
 
     def results_came(self, ids: list[str], synthetic: bool) -> None:
         """A ``tool/result`` answering ``ids`` arrived (before it is judged): crash repair's, when ``synthetic``."""
-        self.answered.update(ids)
         self.repairing = self.repairing or synthetic  # only crash repair writes these, right before its step/end
 
     def call_answered(self, call: str, synthetic: bool) -> None:
@@ -147,8 +170,8 @@ class OpenStep(Tracker):
             self.unstarted.remove(call)
 
     def results_done(self, ids: list[str]) -> None:
-        """A ``tool/result``'s calls are answered once; a second result answers nothing (LOG-10)."""
-        self.calls.difference_update(ids)
+        """A ``tool/result``'s calls are answered, after it was judged; a second result answers nothing (LOG-10)."""
+        self.summary.results(ids)
         self.announced.difference_update(ids)
 
     def skipped(self) -> None:

@@ -8,7 +8,9 @@ with a call open, right before its error ``turn/end``, may be followed by crash 
 A real step shows its outcome in the log: the model's answer is its last ``assistant/message``
 (tool-call blocks or none), tool work is ``tool/call`` / ``tool/result`` inside the step, and a
 step the loop aborted or that failed before its model call shows neither entries nor model
-side.  At ``step/end`` :func:`close_step` reads those events into :attr:`CheckState.after`:
+side.  At ``step/end`` :func:`close_step` reads the step's summary of those events
+(:class:`loopspec.log.step_summary.StepSummary`, the fold the judge and reproduce read too) and
+the checker's own CANCEL-5 and REPAIR-1 bookkeeping into :class:`~loopspec.check.step_outcome.StepOutcome`:
 
 * a text answer (the last ``assistant/message`` calls no tool, no ``tool/call``) set the turn's
   end: with next-step empty the loop runs turn-stopping and ends the turn; only input steered in
@@ -32,7 +34,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from loopspec.check.state import AFTER_STEP, ANY, ENDS_AT_ONCE, NO_ENTRY, SKIPPED, TEXT_ANSWER, UNANSWERED, CheckState
+from loopspec.check.state import AFTER_STEP, CheckState
+from loopspec.check.step_outcome import ANY, NO_ENTRY, SKIPPED, TEXT_ANSWER, UNANSWERED
 from loopspec.log.end_reasons import ABORTED, BLOCKED, ERROR, REPAIR_ENDS
 from loopspec.log.tool_errors import SKIPPED_CODE
 
@@ -43,33 +46,31 @@ ENDS_AFTER = MappingProxyType({UNANSWERED: frozenset({ERROR}), SKIPPED: frozense
 
 def open_entry(st: CheckState, step: int) -> None:
     """A new step: it must enter a message when it is the first, or follows a text answer."""
-    st.this_step.opened(needs_entry=step == 1 or st.turn_ends)
-    st.after = ANY
+    st.this_step.opened(needs_entry=step == 1 or st.last_step.turn_ends)
+    st.last_step.settled()
 
 
 def close_step(st: CheckState) -> None:
-    """At ``step/end``: classify the step from its events (before the step's sets are reset)."""
-    step = st.this_step
-    pending = (step.calls | set(step.answer_calls or ())) - step.answered
+    """At ``step/end``: classify the step from its summary (before the step's calls are forgotten)."""
+    step, summary = st.this_step, st.this_step.summary
+    pending = summary.pending
     if pending and step.repairing:
         st.violate("REPAIR-1", f"crash repair closes step {st.turn}.{st.step} with tool call(s) {sorted(pending)} "
                    "unanswered")
-        st.after = ANY
+        st.last_step.closed(ANY)
     elif step.skipping or step.abort_reached:
         if step.unanswered:
             st.violate("CANCEL-5", f"step/end {st.turn}.{st.step} with tool call(s) {step.unanswered} unanswered after "
                        f"a skipped call (a tool/result with code {SKIPPED_CODE} shows the step was aborted)")
-        st.after = SKIPPED
+        st.last_step.closed(SKIPPED)
     elif pending:
-        st.after = UNANSWERED
-        st.after_calls = tuple(sorted(pending))
-    elif step.needs_entry and step.entered == 0 and not step.model_started:
-        st.after = NO_ENTRY
-    elif step.answer_calls == () and not step.calls:
-        st.after = TEXT_ANSWER
+        st.last_step.closed(UNANSWERED, tuple(sorted(pending)))
+    elif step.needs_entry and summary.silent:
+        st.last_step.closed(NO_ENTRY)
+    elif summary.text_answer:
+        st.last_step.closed(TEXT_ANSWER)
     else:
-        st.after = ANY
-    st.turn_ends = st.after == TEXT_ANSWER
+        st.last_step.closed(ANY)
 
 
 def entry_rule(st: CheckState) -> str:
@@ -79,28 +80,28 @@ def entry_rule(st: CheckState) -> str:
 
 def _ended_early(st: CheckState, what: str) -> None:
     """``what`` follows a step that was aborted or failed: only its turn/end may."""
-    step = f"{st.turn}.{st.steps_in_turn}"
-    if st.after == UNANSWERED:
-        st.violate("RESULT-7", f"{what} after step {step} closed with tool call(s) {list(st.after_calls)} "
+    step, last = f"{st.turn}.{st.steps_in_turn}", st.last_step
+    if last.after == UNANSWERED:
+        st.violate("RESULT-7", f"{what} after step {step} closed with tool call(s) {list(last.after_calls)} "
                    "unanswered")
-    elif st.after == SKIPPED:
+    elif last.after == SKIPPED:
         st.violate("CANCEL-5", f"{what} after step {step}, which was aborted (a tool/result with code "
                    f"{SKIPPED_CODE} shows it) and ended")
     else:
         st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call")
-    st.after = ANY  # re-synchronise (--all)
+    last.settled()  # re-synchronise (--all)
 
 
 def before_edit(st: CheckState, what: str = "a public edit") -> None:
     """A public edit (or a model request) after a step/end: none after an aborted or failed step, whose
     turn/end is written at once."""
-    if st.step is None and st.after in ENDS_AT_ONCE:
+    if st.step is None and st.last_step.ends_at_once:
         _ended_early(st, what)
 
 
 def before_claim(st: CheckState) -> None:
     """A claim record after a step/end (RESULT-7, STEP-4, DECIDE-6, CANCEL-5)."""
-    if st.after in ENDS_AT_ONCE:
+    if st.last_step.ends_at_once:
         _ended_early(st, "a claim")
 
 
@@ -115,29 +116,28 @@ def claim_after_stopping(st: CheckState) -> None:
     something.  This is what shows the settled end in a log with no ``assistant/message``, as the
     model writes steps.
     """
-    if st.after not in ENDS_AT_ONCE:
-        st.turn_ends = True
+    st.last_step.stopping_ran()
 
 
 def before_step(st: CheckState, turn: int, step: int) -> None:
     """``step/start`` after a step/end: RESULT-6 after a text answer with no claim since."""
-    if st.after in ENDS_AT_ONCE:
+    if st.last_step.ends_at_once:
         _ended_early(st, f"step/start {turn}.{step}")
-    elif st.after == TEXT_ANSWER and st.phase == AFTER_STEP:
+    elif st.last_step.after == TEXT_ANSWER and st.phase == AFTER_STEP:
         st.violate("RESULT-6", f"step/start {turn}.{step} right after step {st.turn}.{st.steps_in_turn} answered "
                    "with text, with no claim in between")
-        st.after = ANY
+        st.last_step.settled()
 
 
 def before_end(st: CheckState, kind: str) -> bool:
     """``turn/end`` after a step/end; True when it broke a rule of the step's outcome."""
-    after = st.after
+    after = st.last_step.after
     if after == TEXT_ANSWER and kind == BLOCKED and st.phase == AFTER_STEP:
         st.violate("DECIDE-5", f"turn/end blocked right after step {st.turn}.{st.steps_in_turn} answered with "
                    "text, with no claim in between")
-    elif after in ENDS_AT_ONCE and kind and kind not in (*ENDS_AFTER[after], *REPAIR_ENDS):
+    elif st.last_step.ends_at_once and kind and kind not in (*ENDS_AFTER[after], *REPAIR_ENDS):
         _ended_early(st, f"turn/end {kind}")
     else:
         return False
-    st.after = ANY
+    st.last_step.settled()
     return True

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from loopspec.check import outcome
 from loopspec.check.inbox_track import SpliceEffect
-from loopspec.check.state import AFTER_STEP, ANY, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
+from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
 from loopspec.check.step_calls import after_skipping
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
@@ -67,7 +67,7 @@ def _resync_due(st: CheckState) -> None:
 
 def _claim_complete(st: CheckState) -> None:
     st.claim_completed = True  # the table's chooser (check.phase_table: claim-complete) moves to deciding
-    st.after = ANY  # a new boundary: what the last step said is settled (RESULT-6)
+    st.last_step.settled()  # a new boundary: what the last step said is settled (RESULT-6)
     st.claim_done = tuple(st.claim_batch)
     st.claim_batch = []
 

@@ -3,9 +3,10 @@
 This is a private accumulator of one check run (like :class:`loopspec.inbox.fold.InboxProjector`),
 never part of the model's state: plain attributes with ``__slots__`` so the per-event path
 allocates nothing.  Handlers in :mod:`loopspec.check.lifecycle`, :mod:`loopspec.check.splices`
-and :mod:`loopspec.check.step_body` read and update it; two rules' bookkeeping is a tracker of its own
+and :mod:`loopspec.check.step_body` read and update it; three rules' bookkeeping is a tracker of its own
 (:class:`~loopspec.check.wake_latch.WakeLatch` for TURN-5, :class:`~loopspec.check.open_step.OpenStep`
-for the open step's entries and calls); :meth:`CheckState.violate` turns a broken
+for the open step's entries and calls, :class:`~loopspec.check.step_outcome.StepOutcome` for what the
+last closed step says of its turn); :meth:`CheckState.violate` turns a broken
 rule into a :class:`~loopspec.check.verdict.Violation` with the state *before* the offending
 event and the few events that set it up.
 """
@@ -17,6 +18,7 @@ from collections import deque
 from loopspec.check.describe import event_ref
 from loopspec.check.inbox_track import InboxTracker, SpliceEffect
 from loopspec.check.open_step import OpenStep
+from loopspec.check.step_outcome import StepOutcome
 from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
 from loopspec.check.wake_latch import WakeLatch
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
@@ -30,12 +32,6 @@ from loopspec.loop.phases import STEPPING as STEPPING
 # Three of them are the loop's own phases (loopspec.loop.phases); the other two split the loop's
 # deciding and stopping where a log alone cannot tell them apart.
 CLAIM_DUE, AFTER_STEP = "claim-due", "after-step"
-# What the last closed step's own events say about how its turn goes on (loopspec.check.outcome):
-# nothing beyond the phase; a text answer settled the turn's end (RESULT-6); a tool call left
-# unanswered (RESULT-7) means a failure, an entry that never happened (STEP-4, DECIDE-6) an abort or
-# failure, and a call skipped before dispatch (CANCEL-5) an abort: in each, the turn/end comes next.
-ANY, TEXT_ANSWER, UNANSWERED, NO_ENTRY, SKIPPED = "", "text-answer", "unanswered", "no-entry", "skipped"
-ENDS_AT_ONCE = (UNANSWERED, NO_ENTRY, SKIPPED)
 
 CONTEXT = 5
 SHOWN_IDS = 8
@@ -55,8 +51,6 @@ class CheckState:
     """Everything the checker knows about one log at one point of it."""
 
     __slots__ = (
-        "after",
-        "after_calls",
         "after_end_seed",
         "claim_batch",
         "claim_completed",
@@ -72,6 +66,7 @@ class CheckState:
         "keys",
         "last_effect",
         "last_end",
+        "last_step",
         "last_turn",
         "line",
         "next_seq",
@@ -84,7 +79,6 @@ class CheckState:
         "steps_in_turn",
         "this_step",
         "turn",
-        "turn_ends",
         "violations",
         "wake",
     )
@@ -111,9 +105,7 @@ class CheckState:
         self.claim_completed = False  # only between a splice's checks and the table's chooser
         self.last_effect: SpliceEffect | None = None  # the last valid splice, for live checks
         self.this_step = OpenStep()  # the open step's entries, model side and calls
-        self.after = ANY  # what the last closed step says may follow it
-        self.after_calls: tuple[str, ...] = ()  # the calls it left unanswered (UNANSWERED)
-        self.turn_ends = False  # the open turn's last step answered with text: its end is settled
+        self.last_step = StepOutcome()  # RESULT-6, RESULT-7, STEP-4, DECIDE-6, CANCEL-5: how the last step ended
         self.wake = WakeLatch()  # TURN-5, CHAIN-1, CANCEL-4, REPAIR-4: what may start the next turn
         self.last_end: str | None = None
         self.expect_end_seed = False  # REPAIR-2: the event after turn/end interrupted

@@ -13,7 +13,7 @@ of everything but its content: a long log costs a list of ints, not its messages
 
 from __future__ import annotations
 
-from loopspec.check.wake_latch import Tracker
+from loopspec.check.tracker import Tracker
 from loopspec.log.envelope import is_safe_integer
 from loopspec.log.kinds import ASSISTANT_MESSAGE, TOOL_RESULT, USER_MESSAGE
 

@@ -16,12 +16,11 @@ from loopspec.log.kinds import (
     STEP_END,
     STEP_START,
     TOOL_RESULT,
-    TOOL_TRAFFIC,
     TURN_END,
     TURN_START,
     USER_MESSAGE,
 )
-from loopspec.log.step_summary import summarize
+from loopspec.log.step_summary import StepSummary
 from loopspec.log.wire import is_claim
 
 
@@ -60,37 +59,33 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
     events in between — the model side — and an empty such step that goes on normally are invalid
     in every version; the search says so.)
     """
-    in_step = needs = entered = model = False
+    in_step = needs = False
     after_start = 0
     cut: int | None = None  # an empty step's step/end, until its turn's end says how it ended
     previous: object = None
     text = False  # the last closed step of the open turn answered with text
     since_end: list[str] = []  # the splices since that step/end: "claim" or "edit"
-    begin = 0  # where the open step's records begin (its step/start)
+    step = StepSummary()  # the records since the open step's step/start (or the log's start)
     for index, event in enumerate(events):
         kind = event.get("type")
         data = event.get("data")
         data = data if isinstance(data, dict) else {}
+        step.feed(event)
         if kind in STEP_SCOPED | TURN_SCOPED:
-            model = True
             continue
         if kind not in MODEL_TYPES:
             continue
         if kind == STEP_START:
             settled = text or (since_end[:1] == ["edit"] and "claim" in since_end)
             in_step, needs = True, data.get("step") == 1 or settled
-            entered = model = False
-            begin, after_start = index, index + 1
+            step, after_start = StepSummary(), index + 1
         elif kind == USER_MESSAGE:
-            if in_step and not model and previous == SPLICED:
+            if in_step and not step.model_side and previous == SPLICED:
                 return after_start
-            entered = True
-        elif kind in TOOL_TRAFFIC:
-            model = True
         elif kind == STEP_END:
-            if in_step and needs and not entered and not model:
+            if in_step and needs and step.silent:
                 cut = after_start
-            in_step, text, since_end = False, summarize(events[begin:index]).text_answer, []
+            in_step, text, since_end = False, step.text_answer, []
         elif kind == SPLICED:
             claim = is_claim(data)
             since_end.append("claim" if claim else "edit")
@@ -103,7 +98,7 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
         elif kind == TURN_START:
             in_step, cut, text, since_end = False, None, False, []
         previous = kind
-    if in_step and needs and not entered and not model:
+    if in_step and needs and step.silent:
         return after_start  # the log ends while the step prepares its request
     return cut  # the log ends right after an empty step that had to enter something
 

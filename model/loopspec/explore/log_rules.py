@@ -25,8 +25,8 @@ from collections.abc import Hashable, Iterable
 from loopspec.check.inbox_track import LeanInbox
 from loopspec.check.machine import LogChecker
 from loopspec.check.state import StopCheck
+from loopspec.check.tracker import Tracker
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.check.wake_latch import Tracker
 from loopspec.inbox.lane import Lane
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 from loopspec.log.events import SessionEvent
@@ -37,7 +37,7 @@ NAME = "explored.events.jsonl"
 UNKEYED = frozenset({
     "file", "options", "line", "seq", "event", "events", "next_seq", "prev_time", "context", "violations",
     "repeats", "keys", "last_end", "claim_done", "last_effect", "claim_batch", "torn_tail", "inbox", "last_turn",
-})  # a tracker's own KEYED says which of its fields are keyed (check.wake_latch.Tracker)
+})  # a tracker's own KEYED says which of its fields are keyed (check.tracker.Tracker)
 _SLOTS = tuple(dict.fromkeys(s for cls in LogChecker.__mro__ for s in getattr(cls, "__slots__", ())))
 _COPIED = (list, set, dict, deque)
 # The checker's slots holding the open step's tool-call ids (sets, or lists in call order).

@@ -1,83 +1,187 @@
-"""What one step's own records say, folded once (spec rules RESULT-1 … RESULT-3, RESULT-6, LOG-10).
+"""What one step's own records say, folded once (spec rules STEP-4, DECIDE-6, RESULT-1 … RESULT-3,
+RESULT-6, RESULT-7, LOG-10).
 
-:func:`summarize` reads the records of one step, as parsed JSON, in log order: the messages it
-entered, the calls its model answers announced, its tools started and its results answered, the
-finish reason its stream reported, and whether it answered with text.  The search judge and the
-reproduction engine read a step through this fold; a reader that needs more of a step adds a
-field here rather than a loop of its own.
+A :class:`StepSummary` takes the records of one step in log order and knows: how many messages it
+entered, whether its model side began, the calls its model answers announced, its tools started
+and its results answered, the calls its last answer announced, the finish reason its stream
+reported, and from these how the step answered (:attr:`~StepSummary.text_answer`,
+:attr:`~StepSummary.pending`, :attr:`~StepSummary.silent`).
+
+There are two ways in.  :meth:`StepSummary.feed` reads a parsed record by its kind; the search
+judge and the reproduction engine fold a step that way (:func:`summarize`).  The log checker has
+already judged each record and decided which of them belong to the open step, so it calls the
+recording methods (:meth:`~StepSummary.entry`, :meth:`~StepSummary.answer`, …) itself with what it
+decoded (:mod:`loopspec.check.open_step`).  Either way the fields move only here, and how a closed
+step answered has one definition.
+
+One reading for records the checker refuses: a ``tool/call`` whose ``callId`` is not a string
+starts no call (LOG-10 reports it), and a tool-call block whose ``id`` is not a string announces
+none, so an ``assistant/message`` whose blocks name no call answers as text does.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from types import MappingProxyType
 
 from loopspec.log.kinds import (
+    ASSISTANT_ATTEMPT,
     ASSISTANT_CHUNK,
     ASSISTANT_MESSAGE,
+    REQUEST_CONTEXT,
+    REQUEST_HEADER,
     STEP_END,
     STEP_START,
     TOOL_CALL,
     TOOL_RESULT,
     USER_MESSAGE,
 )
-from loopspec.log.wire import announced_calls, announces, answered_calls, field, record_data
-
-if TYPE_CHECKING:
-    from collections.abc import Iterable
+from loopspec.log.wire import announced_calls, answered_calls, field, record_data, started_call
 
 
 class StepSummary:
-    """The fold of one step's records; built by :func:`summarize` only."""
+    """The fold of one step's records, in log order."""
 
-    __slots__ = ("announced", "answered", "answers_with_calls", "entered", "finish", "open_calls", "started")
+    __slots__ = ("announced", "answer_calls", "answered", "entered", "finish", "model_side", "open_calls", "started")
 
     def __init__(self) -> None:
-        self.entered = 0  # user/message records
-        self.announced: list[str] = []  # call ids, in announcement order, repeats kept
-        self.started: list[str] = []  # the callId of each tool/call, as text (str(None) for none)
-        self.answered: list[str] = []  # the calls each tool/result answers
-        self.answers_with_calls: bool | None = None  # the last assistant/message announces a call
-        self.finish: str | None = None  # the last finish chunk's reason kind ("?" when not a string)
-        # The started calls no later result answered, in log order (a result before its call
-        # answers nothing).
+        self.entered = 0  # STEP-4, DECIDE-6: user/message records
+        self.model_side = False  # STEP-3: a request, answer or tool record came (no more entries)
+        self.announced: set[str] = set()  # LOG-10: the calls any assistant/message announced
+        self.answer_calls: tuple[str, ...] | None = None  # RESULT-6: the last assistant/message's calls
+        self.started: set[str] = set()  # LOG-10: the calls a tool/call started
+        self.answered: set[str] = set()  # RESULT-7: the calls a tool/result answered
+        # The started calls no later result answered (a result before its call answers nothing).
         self.open_calls: set[str] = set()
+        self.finish: str | None = None  # RESULT-1: the last finish chunk's reason kind ("?" when not a string)
+
+    def copy(self) -> StepSummary:
+        """An independent copy (the exploration forks the checker, and its open step, at every state)."""
+        new = StepSummary.__new__(StepSummary)
+        new.entered, new.model_side, new.finish = self.entered, self.model_side, self.finish
+        new.announced, new.answer_calls, new.started = self.announced.copy(), self.answer_calls, self.started.copy()
+        new.answered, new.open_calls = self.answered.copy(), self.open_calls.copy()
+        return new
+
+    # ---- how the step answered ----
 
     @property
     def text_answer(self) -> bool:
-        """RESULT-6: the step's last ``assistant/message`` announces no call and every started call
-        is answered; its answer is the model's text, which set the turn's end."""
-        return self.answers_with_calls is False and not self.open_calls
+        """RESULT-6: the last ``assistant/message`` announces no call and every started call is
+        answered after it started: the answer is the model's text, which sets the turn's end."""
+        return self.answer_calls == () and not self.open_calls
+
+    @property
+    def pending(self) -> set[str]:
+        """RESULT-7: the calls started or announced by the last answer that no result answered."""
+        return (self.open_calls | set(self.answer_calls or ())) - self.answered
+
+    @property
+    def silent(self) -> bool:
+        """STEP-4, DECIDE-6: the step entered nothing and made no model call (aborted or failed early)."""
+        return self.entered == 0 and not self.model_side
 
     @property
     def calls_tools(self) -> bool:
         """The step started a tool (a ``tool/call``)."""
         return bool(self.started)
 
+    # ---- recording, one method per kind of record ----
+
+    def entry(self) -> None:
+        """A ``user/message``."""
+        self.entered += 1
+
+    def model_record(self) -> None:
+        """A model-side record: a request, an answer's chunk or attempt, a tool record."""
+        self.model_side = True
+
+    def answer(self, calls: tuple[str, ...]) -> None:
+        """An ``assistant/message`` announcing ``calls`` (none for a text answer)."""
+        self.model_side = True
+        self.answer_calls = calls
+        self.announced.update(calls)
+
+    def start(self, call: str) -> None:
+        """A ``tool/call`` starting ``call``."""
+        self.model_side = True
+        self.started.add(call)
+        self.open_calls.add(call)
+
+    def results(self, calls: list[str]) -> None:
+        """A ``tool/result`` (an appended one: a rewrite answers nothing) answering ``calls``."""
+        self.model_side = True
+        self.answered.update(calls)
+        self.open_calls.difference_update(calls)
+
+    def finished(self, reason: object) -> None:
+        """An ``assistant/chunk`` of type ``finish`` with ``reason.kind`` ``reason``."""
+        self.model_side = True
+        self.finish = reason if isinstance(reason, str) else "?"
+
+    # ---- reading a parsed record ----
+
+    def feed(self, record: object) -> None:
+        """Fold one parsed record (what is not a record of a step is passed over)."""
+        kind = record.get("type") if isinstance(record, dict) else None
+        reader = _READERS.get(kind) if isinstance(kind, str) else None
+        if reader is not None:
+            reader(self, record)
+
+
+def _feed_entry(summary: StepSummary, record: object) -> None:
+    summary.entry()
+
+
+def _feed_model_record(summary: StepSummary, record: object) -> None:
+    summary.model_record()
+
+
+def _feed_answer(summary: StepSummary, record: object) -> None:
+    summary.answer(announced_calls(record_data(record)))
+
+
+def _feed_start(summary: StepSummary, record: object) -> None:
+    call = started_call(record_data(record))
+    if call is None:
+        summary.model_record()
+    else:
+        summary.start(call)
+
+
+def _feed_result(summary: StepSummary, record: object) -> None:
+    if field(record, "surfaceOp") in (None, "append"):
+        summary.results(answered_calls(record_data(record)))
+    else:
+        summary.model_record()
+
+
+def _feed_chunk(summary: StepSummary, record: object) -> None:
+    chunk = field(record_data(record), "chunk")
+    if field(chunk, "type") == "finish":
+        summary.finished(field(field(chunk, "reason"), "kind"))
+    else:
+        summary.model_record()
+
+
+# What each kind of record tells the fold.
+_READERS: MappingProxyType[str, Callable[[StepSummary, object], None]] = MappingProxyType({
+    USER_MESSAGE: _feed_entry,
+    REQUEST_HEADER: _feed_model_record,
+    REQUEST_CONTEXT: _feed_model_record,
+    ASSISTANT_ATTEMPT: _feed_model_record,
+    ASSISTANT_CHUNK: _feed_chunk,
+    ASSISTANT_MESSAGE: _feed_answer,
+    TOOL_CALL: _feed_start,
+    TOOL_RESULT: _feed_result,
+})
+
 
 def summarize(records: Iterable[object]) -> StepSummary:
-    """Fold one step's records (any parsed JSON; what is not a record is passed over)."""
+    """Fold one step's records (any parsed JSON)."""
     out = StepSummary()
     for record in records:
-        kind = record.get("type") if isinstance(record, dict) else None
-        if kind == USER_MESSAGE:
-            out.entered += 1
-        elif kind == ASSISTANT_MESSAGE:
-            data = record_data(record)
-            out.answers_with_calls = announces(data)
-            out.announced += announced_calls(data)
-        elif kind == TOOL_CALL:
-            call = str(record_data(record).get("callId"))
-            out.started.append(call)
-            out.open_calls.add(call)
-        elif kind == TOOL_RESULT and field(record, "surfaceOp") in (None, "append"):  # a rewrite answers nothing
-            answered = answered_calls(record_data(record))
-            out.answered += answered
-            out.open_calls.difference_update(answered)
-        elif kind == ASSISTANT_CHUNK:
-            chunk = field(record_data(record), "chunk")
-            if field(chunk, "type") == "finish":
-                reason = field(field(chunk, "reason"), "kind")
-                out.finish = reason if isinstance(reason, str) else "?"
+        out.feed(record)
     return out
 
 
@@ -87,10 +191,14 @@ def text_answers(events: list[dict[str, object]]) -> list[bool]:
     its ``step/end``, both included."""
     out = [False] * len(events)
     begin = 0
+    summary = StepSummary()
     for index, event in enumerate(events):
         kind = event.get("type")
         if kind == STEP_START:
-            begin = index
-        elif kind == STEP_END and summarize(events[begin:index]).text_answer:
-            out[begin:index + 1] = [True] * (index + 1 - begin)
+            begin, summary = index, StepSummary()
+        elif kind == STEP_END:
+            if summary.text_answer:
+                out[begin:index + 1] = [True] * (index + 1 - begin)
+        else:
+            summary.feed(event)
     return out
