@@ -68,11 +68,8 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
     st.wake.turn_started()
     st.last_step.turn_changed()
     # TURN-4, CLAIM-1: the first boundary owes all of next-step, then one next-turn message.
-    st.due_ns = st.ns_len() > 0
-    st.due_nt = st.nt_len() > 0
-    st.claim_batch = []
     # The next phase is the table's (check.phase_table: claim-owed).
-    st.claim_done = None if st.due_ns or st.due_nt else ()
+    st.claim.turn_opened(st.ns_len() > 0, st.nt_len() > 0)
 
 
 def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -95,10 +92,10 @@ def on_turn_end(st: CheckState, event: dict[str, object], data: object, seq: int
 
 def _check_end_at_phase(st: CheckState, kind: str) -> None:
     first = st.steps_in_turn == 0
-    if st.phase == CLAIM_DUE and st.claim_batch:
+    if st.phase == CLAIM_DUE and st.claim.batch:
         # CLAIM-2: one synchronous call writes a claim's records; only a crash (interrupted) cuts it.
         st.violate("CLAIM-2", f"turn/end {kind} between the records of one claim",
-                   f"the boundary's claim took {len(st.claim_batch)} message(s) so far and still owes its "
+                   f"the boundary's claim took {len(st.claim.batch)} message(s) so far and still owes its "
                    "next-turn part")
     elif st.phase == CLAIM_DUE:
         if kind == ABORTED or (kind == ERROR and not first):
@@ -140,8 +137,7 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
     st.turn = st.step = None
     st.this_step.turn_closed()
     st.last_step.turn_changed()
-    st.due_ns = st.due_nt = False
-    st.claim_batch = []
+    st.claim.turn_closed()
     st.expect_end_seed = kind in REPAIR_ENDS  # REPAIR-2
 
 
@@ -180,7 +176,7 @@ def open_step(st: CheckState, step: int) -> None:
     """Step ``step`` of the open turn is open and at its entry block (the phase is the table's)."""
     outcome.open_entry(st, step)
     st.step = st.steps_in_turn = step
-    st.claim_batch = []
+    st.claim.left()
 
 
 def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int) -> None:
@@ -193,10 +189,9 @@ def on_step_end(st: CheckState, event: dict[str, object], data: object, seq: int
     outcome.close_step(st)
     st.step = None
     st.this_step.closed()
-    st.claim_batch = []
     # CLAIM-6: with next-step non-empty the next boundary's claim is due at once, unless the step
     # was aborted or failed (RESULT-7, CANCEL-5): then its turn/end comes next.
-    st.due_ns, st.due_nt = st.ns_len() > 0 and not st.last_step.ends_at_once, False
+    st.claim.step_closed(st.ns_len() > 0 and not st.last_step.ends_at_once)
     st.wake.step_closed()  # TURN-5
 
 

@@ -104,7 +104,7 @@ class LiveChecker:
         return None
 
     def feed(self, line: int, obj: object) -> None:
-        self.checker.claim_done = None
+        self.checker.claim.unread()
         self.checker.last_effect = None
         self.checker.feed_event(obj, line)
 
@@ -224,8 +224,8 @@ class LiveChecker:
             self.claim_open = False
         if etype == SPLICED and effect is not None:
             if effect.removed_n > 0 and effect.outcome is None and not effect.inserted:
-                self.claim_open = checker.claim_done is None
-                for message in checker.claim_done or ():
+                self.claim_open = checker.claim.done is None
+                for message in checker.claim.done or ():
                     self.queue.append((CLAIMED, message, checker.turn))
             else:
                 self.queue.extend((DISCARDED, m, None) for m in effect.removed)

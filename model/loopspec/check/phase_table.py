@@ -69,20 +69,17 @@ CHECKS: Mapping[str, Check] = MappingProxyType({
 
 def _claim_owed(st: CheckState) -> str:
     """After ``turn/start``: the first boundary owes all of next-step, then one next-turn message (TURN-4, CLAIM-1)."""
-    return CLAIM_DUE if st.due_ns or st.due_nt else DECIDING
+    return CLAIM_DUE if st.claim.owed else DECIDING
 
 
 def _claim_complete(st: CheckState) -> str:
     """After an inbox record at a boundary: deciding once the boundary's claim is complete (CLAIM-1, CLAIM-2)."""
-    if st.claim_completed:
-        st.claim_completed = False
-        return DECIDING
-    return st.phase
+    return DECIDING if st.claim.chosen() else st.phase
 
 
 def _step_closed(st: CheckState) -> str:
     """After ``step/end``: a claim is due at once when next-step holds input and the step ends no turn (CLAIM-6)."""
-    return CLAIM_DUE if st.due_ns else AFTER_STEP
+    return CLAIM_DUE if st.claim.due_ns else AFTER_STEP
 
 
 def _as_resynchronised(st: CheckState) -> str:

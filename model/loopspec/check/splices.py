@@ -59,17 +59,14 @@ def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
 
 def _resync_due(st: CheckState) -> None:
     """After a broken boundary, owe what the inbox holds now (or nothing)."""
-    st.due_ns = st.ns_len() > 0
-    st.due_nt = st.steps_in_turn == 0 and st.nt_len() > 0
-    if not (st.due_ns or st.due_nt):
+    st.claim.resynchronised(st.ns_len() > 0, st.steps_in_turn == 0 and st.nt_len() > 0)
+    if not st.claim.owed:
         _claim_complete(st)
 
 
 def _claim_complete(st: CheckState) -> None:
-    st.claim_completed = True  # the table's chooser (check.phase_table: claim-complete) moves to deciding
+    st.claim.complete()  # the table's chooser (check.phase_table: claim-complete) moves to deciding
     st.last_step.settled()  # a new boundary: what the last step said is settled (RESULT-6)
-    st.claim_done = tuple(st.claim_batch)
-    st.claim_batch = []
 
 
 def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
@@ -81,7 +78,7 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     # TURN-5, CANCEL-4: the loop checks for an abort before every claim; a send before it latched nothing.
     st.wake.abort_checked()
     if st.phase == CLAIM_DUE:
-        if st.due_ns and effect.target == NEXT_TURN:
+        if st.claim.due_ns and effect.target == NEXT_TURN:
             if first:
                 st.violate("CLAIM-2", f"{_claimed(effect)} while the next-step part is still due",
                            f"at the first boundary of turn {st.turn} the inbox held {st.pending_text()}")
@@ -95,12 +92,8 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
             st.violate("CLAIM-1", f"{_claimed(effect)}, but a claim takes exactly one next-turn message",
                        f"this is the first boundary of turn {st.turn}")
         st.inbox.commit(effect)
-        if effect.target == NEXT_STEP:
-            st.due_ns = False
-        else:
-            st.due_ns = st.due_nt = False
-        st.claim_batch.extend(effect.removed)
-        if not (st.due_ns or st.due_nt):
+        st.claim.took(effect.removed, next_step=effect.target == NEXT_STEP)
+        if not st.claim.owed:
             _claim_complete(st)
         return
     if st.phase == AFTER_STEP:
@@ -111,7 +104,7 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
         elif effect.removed_n != effect.length_before:
             st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}")
         st.inbox.commit(effect)
-        st.claim_batch.extend(effect.removed)
+        st.claim.took(effect.removed)
         _claim_complete(st)
         return
     if st.phase == IDLE:

@@ -3,10 +3,11 @@
 This is a private accumulator of one check run (like :class:`loopspec.inbox.fold.InboxProjector`),
 never part of the model's state: plain attributes with ``__slots__`` so the per-event path
 allocates nothing.  Handlers in :mod:`loopspec.check.lifecycle`, :mod:`loopspec.check.splices`
-and :mod:`loopspec.check.step_body` read and update it; three rules' bookkeeping is a tracker of its own
-(:class:`~loopspec.check.wake_latch.WakeLatch` for TURN-5, :class:`~loopspec.check.open_step.OpenStep`
-for the open step's entries and calls, :class:`~loopspec.check.step_outcome.StepOutcome` for what the
-last closed step says of its turn); :meth:`CheckState.violate` turns a broken
+and :mod:`loopspec.check.step_body` read and update it; four rules' bookkeeping is a tracker of its own
+(:class:`~loopspec.check.wake_latch.WakeLatch` for TURN-5, :class:`~loopspec.check.claim_owed.ClaimOwed`
+for what the boundary's claim owes, :class:`~loopspec.check.open_step.OpenStep` for the open step's
+entries and calls, :class:`~loopspec.check.step_outcome.StepOutcome` for what the last closed step
+says of its turn); :meth:`CheckState.violate` turns a broken
 rule into a :class:`~loopspec.check.verdict.Violation` with the state *before* the offending
 event and the few events that set it up.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from loopspec.check.claim_owed import ClaimOwed
 from loopspec.check.describe import event_ref
 from loopspec.check.inbox_track import InboxTracker, SpliceEffect
 from loopspec.check.open_step import OpenStep
@@ -52,12 +54,8 @@ class CheckState:
 
     __slots__ = (
         "after_end_seed",
-        "claim_batch",
-        "claim_completed",
-        "claim_done",
+        "claim",
         "context",
-        "due_ns",
-        "due_nt",
         "event",
         "events",
         "expect_end_seed",
@@ -98,11 +96,7 @@ class CheckState:
         self.step: int | None = None
         self.steps_in_turn = 0
         self.phase = IDLE
-        self.due_ns = False  # CLAIM-1/CLAIM-6: which claim records the boundary still owes
-        self.due_nt = False
-        self.claim_batch: list[dict[str, object]] = []
-        self.claim_done: tuple[dict[str, object], ...] | None = None  # set when a boundary's claim completes
-        self.claim_completed = False  # only between a splice's checks and the table's chooser
+        self.claim = ClaimOwed()  # TURN-4, CLAIM-1, CLAIM-2, CLAIM-6: what the boundary's claim still owes
         self.last_effect: SpliceEffect | None = None  # the last valid splice, for live checks
         self.this_step = OpenStep()  # the open step's entries, model side and calls
         self.last_step = StepOutcome()  # RESULT-6, RESULT-7, STEP-4, DECIDE-6, CANCEL-5: how the last step ended

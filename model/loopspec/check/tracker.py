@@ -1,10 +1,11 @@
 """The base of the checker's trackers: one rule's bookkeeping inside one check run, owning its fields.
 
 The checker's state (:class:`loopspec.check.state.CheckState`) holds a tracker per rule whose
-bookkeeping spans several records (TURN-5's wake latch, the open step, the last step's outcome,
-the surface fold, the live process boundaries); only the tracker's methods write its fields.  The
-exploration forks the checker at every state and keys it (:mod:`loopspec.explore.log_rules`), so a
-tracker can be copied and says which of its fields a later verdict reads.  A plain class with
+bookkeeping spans several records (TURN-5's wake latch, what the boundary's claim owes, the open
+step, the last step's outcome, the surface fold, the live process boundaries); only the tracker's
+methods write its fields.  The exploration forks the checker at every state and keys it
+(:mod:`loopspec.explore.log_rules`), so a tracker can be copied and says which of its fields a
+later verdict reads.  A plain class with
 ``__slots__``: the checker's per-event path allocates nothing.
 """
 

@@ -36,7 +36,7 @@ NAME = "explored.events.jsonl"
 # Slots that only report, number or serve the live checks: never read by a later verdict.
 UNKEYED = frozenset({
     "file", "options", "line", "seq", "event", "events", "next_seq", "prev_time", "context", "violations",
-    "repeats", "keys", "last_end", "claim_done", "last_effect", "claim_batch", "torn_tail", "inbox", "last_turn",
+    "repeats", "keys", "last_end", "last_effect", "torn_tail", "inbox", "last_turn",
 })  # a tracker's own KEYED says which of its fields are keyed (check.tracker.Tracker)
 _SLOTS = tuple(dict.fromkeys(s for cls in LogChecker.__mro__ for s in getattr(cls, "__slots__", ())))
 _COPIED = (list, set, dict, deque)
