@@ -12,7 +12,7 @@ number) get the same verdict from the decoder as from the schema.  The decoders:
   fit; for ``agent/inbox/spliced`` also :meth:`loopspec.log.events.InboxSpliced.from_data`, the
   fold's reader, which must accept every valid record;
 * ``user-message.schema.json`` — :meth:`loopspec.data.messages.UserMessage.from_json` and the
-  checker's :func:`loopspec.check.inbox_track.message_problem`;
+  one message test :func:`loopspec.data.messages.message_problem`;
 * ``command.schema.json`` — :func:`loopspec.vectors.codec.decode_command`.
 
 The files a conformance user hands the tools — vector cases, live records, and the notifications
@@ -169,7 +169,7 @@ def _model_reads_message(raw: object) -> bool:
 @BUDGET
 @given(st.data())
 def test_user_message_schema_and_both_message_readers_agree(data: st.DataObject) -> None:
-    from loopspec.check.inbox_track import message_problem
+    from loopspec.data.messages import message_problem
 
     valid = data.draw(instances(USER_MESSAGE), "valid")
     assert _model_reads_message(valid)

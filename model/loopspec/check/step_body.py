@@ -9,10 +9,10 @@ for where it may sit; these handlers check only that, plus the tool call/result 
 from __future__ import annotations
 
 from loopspec.check import outcome, step_calls
-from loopspec.check.inbox_track import message_problem
 from loopspec.check.lifecycle import resync_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import after_skipping
+from loopspec.data.messages import message_problem
 from loopspec.log.kinds import ASSISTANT_MESSAGE, SYSTEM_MESSAGE, TOOL_CALL, TOOL_RESULT
 from loopspec.log.tool_errors import (
     REPAIR_CODES,
@@ -21,13 +21,12 @@ from loopspec.log.tool_errors import (
     error_fields,
     synthetic_shape,
 )
-from loopspec.log.wire import announced_calls, answered_calls, is_synthetic_result
+from loopspec.log.wire import announced_calls, answered_calls, is_synthetic_result, position
 
 
 def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-3") -> bool:
     """LOG-3 (LOG-4 for tool/result): ``data.turn``/``data.step`` name the open step."""
-    turn = data.get("turn") if isinstance(data, dict) else None
-    step = data.get("step") if isinstance(data, dict) else None
+    turn, step = position(data)
     if st.step is None:
         st.violate(rule, f"{etype} while no step is open",
                    key=(rule, "no step", st.turn, st.steps_in_turn, turn, step))

@@ -28,6 +28,42 @@ def shown(value: object) -> str:
         return f"a {type(value).__name__} too large to print"
 
 
+# The type names a refusal uses: those of the frozen model, whichever way the JSON was read.
+_TYPE_NAMES: dict[type, str] = {dict: "JsonObject", list: "tuple"}
+
+
+def object_fields(value: object) -> dict[str, object] | None:
+    """A JSON object's members as a dict, parsed (a dict) or frozen (a :class:`JsonObject`, a
+    repeated key read as its first member, as the object looks keys up); None for any other value."""
+    if type(value) is dict:
+        return value
+    if isinstance(value, JsonObject):
+        return dict(reversed(value.items_))
+    return None
+
+
+def message_problem(raw: object) -> str | None:
+    """What keeps a JSON value from being a stored user message (DATA-2), else None.
+
+    The one test of a message's shape, for both ways of reading a log: parsed JSON (the checker,
+    the pictures) and frozen JSON (the model's events, :meth:`UserMessage.from_frozen`).  An array
+    is a list or a tuple, an object a dict or a :class:`JsonObject`; the words are the same.
+    """
+    fields = object_fields(raw)
+    if fields is None:
+        return f"a message must be a JSON object, got {_TYPE_NAMES.get(type(raw), type(raw).__name__)}"
+    mid = fields.get("id")
+    if not isinstance(mid, str):
+        return f"a message needs a string id, got {shown(mid)}"
+    if fields.get("role") != "user":
+        return f"message {mid!r}: role must be 'user', got {shown(fields.get('role'))}"
+    if type(fields.get("content")) not in (list, tuple):
+        return f"message {mid!r}: content must be an array"
+    if object_fields(fields.get("source")) is None:
+        return f"message {mid!r}: source must be an object"
+    return None
+
+
 @attrs.frozen(order=True)
 class MessageId:
     """The sole address of a pending message (DATA-1): an opaque string, compared exactly."""
@@ -90,19 +126,16 @@ class UserMessage:
     @classmethod
     def from_frozen(cls, body: Frozen) -> UserMessage:
         """Like :meth:`from_json` over an already frozen value (no copy of the body)."""
-        if not isinstance(body, JsonObject):
-            raise ValueError(f"a message must be a JSON object, got {type(body).__name__}")
-        fields = dict(body.items_)
-        mid = fields.get("id")
-        if not isinstance(mid, str):
-            raise ValueError(f"a message needs a string id, got {shown(mid)}")
-        if fields.get("role") != "user":
-            raise ValueError(f"message {mid!r}: role must be 'user', got {shown(fields.get('role'))}")
-        if not isinstance(fields.get("content"), tuple):
-            raise ValueError(f"message {mid!r}: content must be an array")
-        if not isinstance(fields.get("source"), JsonObject):
-            raise ValueError(f"message {mid!r}: source must be an object")
-        return cls(MessageId(mid), body)
+        problem = message_problem(body)
+        if problem is not None:
+            raise ValueError(problem)
+        assert isinstance(body, JsonObject)
+        return cls.checked(body)
+
+    @classmethod
+    def checked(cls, body: JsonObject) -> UserMessage:
+        """A message from a frozen object :func:`message_problem` has passed (no second check)."""
+        return cls(MessageId(str(body["id"])), body)
 
     def to_json(self) -> dict[str, object]:
         out = thaw(self.body)

@@ -24,7 +24,7 @@ from collections import Counter
 import attrs
 
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.json_value import JsonObject, freeze
+from loopspec.data.json_value import JsonObject, freeze, thaw
 from loopspec.data.messages import InboxState, UserMessage
 from loopspec.data.notifications import Claimed, Inserted
 from loopspec.inbox.fold import apply as fold_apply
@@ -32,6 +32,8 @@ from loopspec.inbox.fold import replay
 from loopspec.log.end_reasons import BLOCKED, INTERRUPTED
 from loopspec.log.events import InboxSpliced
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TOOL_RESULT, TURN_END, TURN_START
+from loopspec.log.tool_errors import error_fields
+from loopspec.log.wire import source_call
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.lifecycle import TABLE
@@ -143,11 +145,9 @@ def _repair_matches(before: Agent, tr: AgentTransition) -> Problem | None:
     for e in tr.events:
         data = e.data if isinstance(e.data, JsonObject) else JsonObject(())
         if e.type == TOOL_RESULT:
-            source = data.get("message")
-            source = source.get("source") if isinstance(source, JsonObject) else None
-            error = data.get("error")
-            code = error.get("code") if isinstance(error, JsonObject) else None
-            got.append((e.type, (source.get("callId") if isinstance(source, JsonObject) else None, code)))
+            result = thaw(data)
+            error = error_fields(result)
+            got.append((e.type, (source_call(result), error[1] if error is not None else None)))
         elif e.type == STEP_END:
             got.append((e.type, data.get("step")))
         elif e.type == TURN_END:

@@ -62,7 +62,7 @@ from loopspec.explore.judge_moves import Moves
 from loopspec.explore.judge_scope import scope_limit
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import ASSISTANT_MESSAGE, END_SEED, TOOL_RESULT
-from loopspec.log.wire import record_data
+from loopspec.log.wire import position, record_data
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.phases import STEPPING
@@ -196,10 +196,9 @@ class JudgeSpace:
                 if run is None:
                     return None
             elif kind in STEP_SCOPED and not (kind == ASSISTANT_MESSAGE and announces_raw(raw)):
-                data = raw.get("data")
-                named = (data.get("turn"), data.get("step")) if isinstance(data, dict) else None
-                if not (agent.phase == STEPPING and run is not None and run.step_open and named is not None
-                        and same_json(named[0], run.turn) and same_json(named[1], run.step)):
+                turn, step = position(raw.get("data"))
+                if not (agent.phase == STEPPING and run is not None and run.step_open
+                        and same_json(turn, run.turn) and same_json(step, run.step)):
                     return None
             else:
                 return pos

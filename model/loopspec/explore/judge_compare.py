@@ -38,6 +38,7 @@ from loopspec.log.wire import (
     is_synthetic_result,
     record_data,
     source_call,
+    started_call,
     tool_call_blocks,
 )
 
@@ -159,10 +160,9 @@ def call_seqs(events: list[dict[str, object]]) -> list[dict[str, int]]:
         if kind in (STEP_START, STEP_END, TURN_START, TURN_END):
             seqs = {}
         elif kind == TOOL_CALL:
-            data = event.get("data")
-            call = data.get("callId") if isinstance(data, dict) else None
+            call = started_call(event.get("data"))
             seq = event.get("seq")
-            if isinstance(call, str) and isinstance(seq, int) and call not in seqs:
+            if call is not None and isinstance(seq, int) and call not in seqs:
                 seqs = {**seqs, call: seq}
         out.append(seqs)
     return out

@@ -18,6 +18,7 @@ from loopspec.data.messages import InboxState, InboxTarget, MessageId, Messages,
 from loopspec.data.notifications import Claimed, Discarded, Inserted, Notification
 from loopspec.inbox.normalize import JsNumber, normalize
 from loopspec.log.events import InboxSpliced
+from loopspec.log.kinds import SPLICED
 
 
 @attrs.frozen
@@ -104,7 +105,7 @@ def mutate(
     # edit that also repeats an id fails with SPLICE-3.  Either way nothing is written.
     if where.negative_zero_start:
         # The real session's own text (real trace recordings: the refused call's error).
-        raise CommandRefused("NORM-5", 'session event "agent/inbox/spliced" carries non-JSON-serializable data')
+        raise CommandRefused("NORM-5", f'session event "{SPLICED}" carries non-JSON-serializable data')
     removed = lane[where.start : end]
     record = InboxSpliced(
         target=target,

@@ -21,6 +21,7 @@ from loopspec.log.envelope import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER
 from loopspec.log.envelope import SPLICE_FIELDS as SPLICE_FIELDS
 from loopspec.log.envelope import is_safe_integer as is_safe_integer
 from loopspec.log.envelope import is_surface_op as is_surface_op
+from loopspec.log.splice_data import CANCELED, read_splice
 
 
 def _is_safe_int(value: object) -> TypeGuard[int]:
@@ -147,42 +148,13 @@ class InboxSpliced:
 
         Shape only: whether the coordinates fit the state is the fold's job (FOLD-2, FOLD-3).
         """
-        if not isinstance(data, JsonObject):
+        if not isinstance(data, JsonObject):  # not parsed JSON: the model's events are frozen
             raise InvalidEvent("FOLD-1", "splice data must be an object", seq)
-        # One dict instead of a linear JsonObject lookup per field (this runs for every splice of
-        # a replay); built from the end so the first occurrence of a key wins, as JsonObject's does.
-        fields = dict(reversed(data.items_))
-        try:
-            target = InboxTarget.parse(fields.get("target"))
-        except ValueError as err:
-            raise InvalidEvent("FOLD-1", str(err), seq) from None
-        raw_inserted = fields.get("inserted")
-        if not isinstance(raw_inserted, tuple):  # also when absent
-            raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
-        start = fields.get("start")
-        # An integer token only: 1.0 is refused as the checker refuses it (decisions.md G3).
-        if not is_safe_integer(start):
-            raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {shown(start)}", seq)
-        assert isinstance(start, int)
-        removed = fields.get("removedCount")
-        if "removedCount" in fields and not is_safe_integer(removed):
-            raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {shown(removed)}", seq)
-        outcome = fields.get("outcome")
-        if "outcome" in fields and outcome != "canceled":
-            raise InvalidEvent("FOLD-1", f"'outcome' may only be 'canceled', got {shown(outcome)}", seq)
-        if not SPLICE_FIELDS.issuperset(fields):
-            unknown = fields.keys() - SPLICE_FIELDS
-            raise InvalidEvent("FOLD-1", f"unknown splice field(s) {sorted(unknown)}", seq)
-        inserted: list[UserMessage] = []
-        for raw in raw_inserted:
-            try:
-                inserted.append(UserMessage.from_frozen(raw))
-            except ValueError as err:
-                raise InvalidEvent("DATA-2", f"inserted message: {err}", seq) from None
+        target, start, removed_count, outcome, inserted = read_splice(data, seq)
         return cls(
-            target=target,
+            target=InboxTarget(target),
             start=start,
-            inserted=tuple(inserted),
-            removed_count=removed if isinstance(removed, int) else None,
-            outcome="canceled" if outcome == "canceled" else None,
+            inserted=tuple(UserMessage.checked(m) for m in inserted),
+            removed_count=removed_count,
+            outcome=CANCELED if outcome is not None else None,
         )

@@ -23,6 +23,14 @@ def field(value: object, key: str) -> object:
     return value.get(key) if isinstance(value, dict) else None
 
 
+def position(data: object) -> tuple[object, object]:
+    """The ``turn`` and ``step`` a record's data names, as written (any JSON value; None when
+    absent or when the data is not an object): LOG-3 compares them with the open step."""
+    if isinstance(data, dict):
+        return data.get("turn"), data.get("step")
+    return None, None
+
+
 def record_data(event: object) -> dict[str, object]:
     """A parsed record's ``data`` object; an empty one when the record or its data is not an object."""
     data = event.get("data") if isinstance(event, dict) else None

@@ -15,7 +15,7 @@ from loopspec.data.json_value import Frozen, JsonObject, freeze, thaw
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import ASSISTANT_MESSAGE, STEP_END, STEP_START, TOOL_CALL, TOOL_RESULT, TURN_END, TURN_START
 from loopspec.log.tool_errors import RESULT_TEXTS, tool_error
-from loopspec.log.wire import announced_calls, answered_calls
+from loopspec.log.wire import announced_calls, answered_calls, started_call
 from loopspec.loop.records import INTERRUPTED, reason
 
 
@@ -71,8 +71,8 @@ def interrupted_turn_closers(events: Sequence[SessionEvent]) -> tuple[SessionEve
             open_step, pending = None, {}
         elif event.type == ASSISTANT_MESSAGE:
             pending.update(dict.fromkeys(_announced_calls(event)))
-        elif event.type == TOOL_CALL and isinstance(_get(event.data, "callId"), str):
-            pending[str(_get(event.data, "callId"))] = event.seq
+        elif event.type == TOOL_CALL and (started := started_call(thaw(event.data))) is not None:
+            pending[started] = event.seq
         elif event.type == TOOL_RESULT:
             for call in answered_calls(thaw(event.data)):
                 pending.pop(call, None)
