@@ -47,7 +47,7 @@ class ClaimOwed(Tracker):
         """``turn/start`` with next-step / next-turn holding input: its first boundary owes both parts."""
         self.due_ns, self.due_nt = next_step, next_turn
         self.batch = []
-        self.done = None if self.owed else ()
+        self.done = None if next_step or next_turn else ()
 
     def step_closed(self, next_step: bool) -> None:
         """``step/end``: the next boundary owes next-step's claim at once when ``next_step`` (CLAIM-6)."""
@@ -69,14 +69,16 @@ class ClaimOwed(Tracker):
 
     # ---- claim records ----
 
-    def took(self, removed: tuple[dict[str, object], ...], next_step: bool | None = None) -> None:
+    def took(self, removed: tuple[dict[str, object], ...], next_step: bool | None = None) -> bool:
         """A claim record took ``removed``: of next-step (``next_step`` True), of next-turn (False), or
-        at a boundary that owed nothing in particular (None)."""
+        at a boundary that owed nothing in particular (None).  Whether the boundary still owes a
+        record (:attr:`owed`, returned: the checker asks at every claim record)."""
         if next_step is True:
             self.due_ns = False
         elif next_step is False:
             self.due_ns = self.due_nt = False
         self.batch.extend(removed)
+        return self.due_ns or self.due_nt
 
     def complete(self) -> None:
         """The boundary's claim is complete: the table's chooser moves to deciding."""

@@ -33,11 +33,14 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
     loads, general = fast_loads, checker.feed_event
     proof = REFUSE_REPEATED_KEYS
     next_seq, last_time = checker.next_seq, checker.prev_time
-    turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
+    # hot: whether the open step streams (OpenStep.streaming), asked only when a chunk line comes
+    # (None: not asked since the last general line; most general lines are followed by another).
+    turn, step, hot = checker.turn, checker.step, None
+    open_step = checker.this_step
     line_no = 0
     for line in stream:
         line_no += 1
-        if hot and line.startswith(CHUNK_PREFIX):
+        if hot is not False and line.startswith(CHUNK_PREFIX) and (hot or (hot := open_step.streaming)):
             try:
                 chunk = decode_chunk(line)
             except DecodeError:
@@ -68,6 +71,6 @@ def scan(stream: BinaryIO, checker: LogChecker) -> int:
                 continue
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time
-        turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
+        turn, step, hot = checker.turn, checker.step, None
     checker.next_seq, checker.prev_time = next_seq, last_time
     return line_no

@@ -38,6 +38,9 @@ class SpliceEffect(NamedTuple):
     removed_n: int  # removed_count, 0 when absent
 
 
+_new_effect = tuple.__new__
+
+
 class InboxTracker(Protocol):
     """Two-phase folding: :meth:`splice` validates and describes a record, :meth:`commit` applies it.
 
@@ -71,10 +74,11 @@ class LeanInbox(PendingLists[dict[str, object]]):
         lane = self.lanes[target]
         at = lane.head + start
         # A splice the loop writes either inserts or removes: the other side is the empty tuple, unbuilt.
-        return SpliceEffect(
+        # Built by tuple.__new__: a NamedTuple's own constructor is a Python frame per splice.
+        return _new_effect(SpliceEffect, (
             target, start, removed_count, outcome, length,
             tuple(lane.items[at : at + removed]) if removed else (), tuple(inserted) if inserted else (), removed,
-        )
+        ))
 
     # The fold applies the effect itself (a SpliceEffect is a Placement): no frame in between on the hot path.
     commit = PendingLists.apply_splice

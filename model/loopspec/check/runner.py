@@ -84,7 +84,10 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
     lo, hi = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
     chunk, attempt = ASSISTANT_CHUNK, ASSISTANT_ATTEMPT  # locals: this loop reads no global
     next_seq, last_time = checker.next_seq, checker.prev_time
-    turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
+    # hot: whether the open step streams, asked only when a line could be a streamed record (None:
+    # not asked since the last general line), as in check.fastpath.scan.
+    turn, step, hot = checker.turn, checker.step, None
+    open_step = checker.this_step
     line_no = 0
     for line in stream:
         line_no += 1
@@ -92,7 +95,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
             obj = loads(line)
         except (ValueError, RecursionError):
             obj = UNPARSED
-        if hot and type(obj) is dict and len(obj) == 4:
+        if hot is not False and type(obj) is dict and len(obj) == 4 and (hot or (hot := open_step.streaming)):
             try:  # a missing key is simply not the fast case (try costs nothing when nothing is raised)
                 etype, seq, time, data = obj["type"], obj["seq"], obj["time"], obj["data"]
                 if (
@@ -129,7 +132,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
         checker.next_seq, checker.prev_time = next_seq, last_time
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time
-        turn, step, hot = checker.turn, checker.step, checker.this_step.streaming
+        turn, step, hot = checker.turn, checker.step, None
     return line_no
 
 

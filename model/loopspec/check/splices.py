@@ -92,8 +92,7 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
             st.violate("CLAIM-1", f"{_claimed(effect)}, but a claim takes exactly one next-turn message",
                        f"this is the first boundary of turn {st.turn}")
         st.inbox.commit(effect)
-        st.claim.took(effect.removed, next_step=effect.target == NEXT_STEP)
-        if not st.claim.owed:
+        if not st.claim.took(effect.removed, next_step=effect.target == NEXT_STEP):
             _claim_complete(st)
         return
     if st.phase == AFTER_STEP:

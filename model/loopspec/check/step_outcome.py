@@ -22,28 +22,29 @@ ENDS_AT_ONCE = (UNANSWERED, NO_ENTRY, SKIPPED)
 class StepOutcome(Tracker):
     """The class of the last closed step, the calls it left open, and whether the turn's end is settled."""
 
-    __slots__ = ("after", "after_calls", "turn_ends")
+    __slots__ = ("after", "after_calls", "ends_at_once", "turn_ends")
+
+    # ends_at_once is read for every splice and step/end, so it is a field set with ``after``
+    # rather than a property; being ``after in ENDS_AT_ONCE``, it is not keyed apart.
+    KEYED = ("after", "after_calls", "turn_ends")
 
     def __init__(self) -> None:
         self.after = ANY  # what the last closed step says may follow it
+        self.ends_at_once = False  # the step was aborted or failed: its turn/end (or crash repair's) comes next
         self.after_calls: tuple[str, ...] = ()  # the calls the last UNANSWERED step left open
         self.turn_ends = False  # the open turn's last step set its end (a text answer, or turn-stopping ran)
-
-    @property
-    def ends_at_once(self) -> bool:
-        """The step was aborted or failed: its ``turn/end`` (or crash repair's) comes next."""
-        return self.after in ENDS_AT_ONCE
 
     def closed(self, after: str, calls: tuple[str, ...] = ()) -> None:
         """A ``step/end`` classed ``after``; ``calls``, the ones an UNANSWERED step left open."""
         self.after = after
+        self.ends_at_once = after in ENDS_AT_ONCE
         if after == UNANSWERED:
             self.after_calls = calls
         self.turn_ends = after == TEXT_ANSWER
 
     def settled(self) -> None:
         """What the step said is judged (a new boundary, a new step, or ``--all`` re-synchronising)."""
-        self.after = ANY
+        self.after, self.ends_at_once = ANY, False
 
     def stopping_ran(self) -> None:
         """Turn-stopping ran after the step (DECIDE-6): it set the turn's end, unless it ended its turn at once."""
@@ -52,4 +53,4 @@ class StepOutcome(Tracker):
 
     def turn_changed(self) -> None:
         """A turn opened or closed: no step of it has closed yet."""
-        self.after, self.turn_ends = ANY, False
+        self.after, self.ends_at_once, self.turn_ends = ANY, False, False
