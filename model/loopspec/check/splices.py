@@ -24,7 +24,9 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
         st.violate(err.rule, err.detail)
         return
     st.last_effect = effect
-    after_skipping(st, "an agent/inbox/spliced record")  # CANCEL-5: no send or cancel between skipped calls
+    # The guards below are the callees' own first tests, asked here: the common splice calls nothing.
+    if st.this_step.skipping:
+        after_skipping(st, "an agent/inbox/spliced record")  # CANCEL-5: no send or cancel between skipped calls
     removed = effect.removed_n
     if effect.removed_count == 0:
         st.violate("SPLICE-4", "removedCount is written as 0")
@@ -41,7 +43,8 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
-    outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
+    if st.last_step.ends_at_once:
+        outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
     if st.wake.public_edit(st.step is not None):  # TURN-5, CHAIN-1 (the report shows no wake field)
         st.violate("CHAIN-1", f"a public edit at seq {seq} between a turn end that chains and the next turn/start")
     broke_boundary = st.phase == CLAIM_DUE
@@ -71,7 +74,7 @@ def _claim_complete(st: CheckState) -> None:
 
 def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     first = st.steps_in_turn == 0
-    if st.phase in (CLAIM_DUE, AFTER_STEP):
+    if st.phase in (CLAIM_DUE, AFTER_STEP) and st.last_step.ends_at_once:
         outcome.before_claim(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step claims nothing
     if st.phase == AFTER_STEP:
         outcome.claim_after_stopping(st)  # DECIDE-6: only turn-stopping lets input in before this claim
