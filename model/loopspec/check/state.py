@@ -7,7 +7,9 @@ and :mod:`loopspec.check.step_body` read and update it; four rules' bookkeeping 
 (:class:`~loopspec.check.wake_latch.WakeLatch` for TURN-5, :class:`~loopspec.check.claim_owed.ClaimOwed`
 for what the boundary's claim owes, :class:`~loopspec.check.open_step.OpenStep` for the open step's
 entries and calls, :class:`~loopspec.check.step_outcome.StepOutcome` for what the last closed step
-says of its turn); :meth:`CheckState.violate` turns a broken
+says of its turn).  REPAIR-2's two flags and the time REPAIR-3 compares stay slots: the envelope path
+(:meth:`loopspec.check.machine.LogChecker.feed_event`, the readers' scans) reads or writes them at
+every record.  :meth:`CheckState.violate` turns a broken
 rule into a :class:`~loopspec.check.verdict.Violation` with the state *before* the offending
 event and the few events that set it up.
 """
