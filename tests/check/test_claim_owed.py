@@ -7,6 +7,8 @@ the messages its boundary's claim took so far.
 
 from __future__ import annotations
 
+import pytest
+
 from loopspec.check.claim_owed import ClaimOwed
 from loopspec.explore import log_rules
 
@@ -15,6 +17,7 @@ def _message(mid: str) -> dict[str, object]:
     return {"id": mid, "role": "user", "content": [], "source": {}}
 
 
+@pytest.mark.rule("TURN-4", "CLAIM-1")
 def test_the_first_boundary_owes_next_step_then_one_next_turn_message() -> None:
     """TURN-4, CLAIM-1: both parts are owed; next-step's record leaves next-turn's owed."""
     claim = ClaimOwed()
@@ -34,6 +37,7 @@ def test_the_first_boundary_owes_next_step_then_one_next_turn_message() -> None:
     assert claim.batch == []
 
 
+@pytest.mark.rule("TURN-4")
 def test_a_turn_with_nothing_pending_owes_nothing_and_has_claimed_nothing() -> None:
     """TURN-4: an empty inbox at turn/start: no claim record is due, and the claim took nothing."""
     claim = ClaimOwed()
@@ -42,6 +46,7 @@ def test_a_turn_with_nothing_pending_owes_nothing_and_has_claimed_nothing() -> N
     assert claim.done == ()
 
 
+@pytest.mark.rule("CLAIM-1")
 def test_the_chooser_sees_a_completed_claim_once() -> None:
     """CLAIM-1: the phase table moves to deciding on the record that completes the claim, not after."""
     claim = ClaimOwed()
@@ -51,6 +56,7 @@ def test_the_chooser_sees_a_completed_claim_once() -> None:
     assert not claim.chosen()
 
 
+@pytest.mark.rule("CLAIM-6")
 def test_a_step_end_owes_next_step_only_and_a_closed_turn_owes_nothing() -> None:
     """CLAIM-6: after step/end only next-step is owed; turn/end drops what was owed and taken."""
     claim = ClaimOwed()
@@ -66,6 +72,7 @@ def test_a_step_end_owes_next_step_only_and_a_closed_turn_owes_nothing() -> None
     assert claim.batch == []
 
 
+@pytest.mark.rule("CLAIM-2")
 def test_a_fork_owns_the_messages_its_claim_took() -> None:
     """CLAIM-2: what one explored path's claim took is not another's."""
     checker = log_rules.fresh()

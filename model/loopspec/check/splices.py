@@ -24,7 +24,8 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
         st.violate(err.rule, err.detail)
         return
     st.last_effect = effect
-    # The guards below are the callees' own first tests, asked here: the common splice calls nothing.
+    # after_skipping's, before_edit's and before_claim's own first test is asked before calling
+    # them, here and in the two handlers below: the common splice makes none of those calls.
     if st.this_step.skipping:
         after_skipping(st, "an agent/inbox/spliced record")  # CANCEL-5: no send or cancel between skipped calls
     removed = effect.removed_n

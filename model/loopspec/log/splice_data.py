@@ -42,15 +42,15 @@ def read_splice(data: object, seq: int | None) -> SpliceData:
     raises: InvalidEvent naming FOLD-1, FOLD-2 or DATA-2 and ``seq`` at the first defect.  In a
     frozen object a repeated key reads as its first member, as :class:`JsonObject` looks keys up.
     """
-    if type(data) is dict:
-        fields: dict[str, object] = data
-    elif (members := object_fields(data)) is not None:
-        fields = members
-    else:
+    fields = data if type(data) is dict else object_fields(data)
+    if fields is None:
         raise InvalidEvent("FOLD-1", "splice data must be an object", seq)
     target = fields.get("target")
     if target != _NEXT_TURN and target != _NEXT_STEP:
-        raise InvalidEvent("FOLD-1", f"unknown inbox target {shown(target)}", seq)
+        try:  # the words are InboxTarget.parse's, asked only for a record it refuses
+            InboxTarget.parse(target)
+        except ValueError as err:
+            raise InvalidEvent("FOLD-1", str(err), seq) from None
     inserted = fields.get("inserted")
     if type(inserted) is not list and type(inserted) is not tuple:  # also when absent
         raise InvalidEvent("FOLD-1", "'inserted' must be present and an array", seq)
