@@ -18,7 +18,7 @@ import pytest
 from hypothesis import strategies as st
 
 from check.synthetic_logs import generate
-from loopspec.check import reader, runner
+from loopspec.check import fastpath, reader, runner
 from loopspec.check.machine import LogChecker
 from loopspec.check.runner import check_file
 from loopspec.check.state import StopCheck
@@ -148,7 +148,7 @@ def _as_parsed(line: bytes, value: object) -> object:
 
 def stdlib_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Check as an installation without orjson does: the standard library parses every line."""
-    for module in (runner, reader):
+    for module in (runner, reader, fastpath):
         monkeypatch.setattr(module, "lenient_loads", reader.strict_loads)
         monkeypatch.setattr(module, "confirmed", _as_parsed)
     monkeypatch.setattr(runner, "write_back", None)

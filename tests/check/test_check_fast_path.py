@@ -204,7 +204,8 @@ def test_with_the_refusing_policy_the_fast_scan_agrees(monkeypatch: pytest.Monke
             raise ValueError("refused") from None  # the scan then asks parse_slowly why
 
     monkeypatch.setattr(fastpath, "REFUSE_REPEATED_KEYS", True)
-    monkeypatch.setattr(fastpath, "fast_loads", refusing_loads)
+    monkeypatch.setattr(fastpath, "lenient_loads", refusing_loads)
+    monkeypatch.setattr(fastpath, "confirmed", lambda line, value: value)  # refusing_loads decided already
     monkeypatch.setattr(fastpath, "parse_slowly", _refusing)
 
     @SLOW

@@ -26,15 +26,15 @@ def test_the_first_boundary_owes_next_step_then_one_next_turn_message() -> None:
     assert claim.due_ns
     assert claim.due_nt
     assert claim.done is None
-    claim.took((_message("a"),), next_step=True)
+    assert not claim.took((_message("a"),), next_step=True)  # next-turn's part is still owed
     assert claim.owed
     assert not claim.due_ns
     assert claim.due_nt
-    claim.took((_message("b"),), next_step=False)
+    assert claim.took((_message("b"),), next_step=False)  # the last part owed completes the claim
     assert not claim.owed
-    claim.complete()
     assert claim.done == (_message("a"), _message("b"))
     assert claim.batch == []
+    assert claim.chosen()
 
 
 @pytest.mark.rule("TURN-4")
@@ -84,3 +84,14 @@ def test_a_fork_owns_the_messages_its_claim_took() -> None:
     assert checker.claim.batch == [_message("a")]
     assert checker.claim.due_nt
     assert not fork.claim.due_nt
+
+
+@pytest.mark.rule("CLAIM-1")
+def test_a_later_boundarys_one_record_completes_its_claim() -> None:
+    """CLAIM-1: after a step/end, the claim that comes is one record, whatever the tracker still owed."""
+    claim = ClaimOwed()
+    claim.step_closed(next_step=True)
+    assert not claim.took((_message("b"),))
+    assert claim.took((_message("a"),), completes=True)
+    assert claim.done == (_message("b"), _message("a"))
+    assert claim.chosen()

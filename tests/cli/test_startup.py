@@ -18,6 +18,10 @@ from loopspec.cli import COMMAND_MODULES, build_parser
 
 HEAVY = ("hypothesis", "jsonschema", "loopspec.vectors", "loopspec.specdoc", "concurrent.futures",
          "loopspec.inbox.fold")
+# attrs builds its own classes as it is imported, about 30 ms of CPU here (3x `python -c pass`),
+# and checking a log reads parsed JSON only (decisions.md P2); the report of a violation may load
+# it (the rule catalogue's classes), a log that passes does not.
+FROZEN_CLASSES = ("attr", "attrs")
 PROBE = """
 import json, sys
 from loopspec.cli import main
@@ -42,6 +46,7 @@ def test_check_of_an_empty_log_imports_nothing_heavy(tmp_path: Path) -> None:
     _, modules = _loaded("check", str(empty))
     assert "loopspec.check.runner" in modules  # the probe did run the checker
     assert _heavy(modules) == []
+    assert _heavy(modules, FROZEN_CLASSES) == []
     assert "msgspec" not in modules  # the typed path pays its import only on a large log
 
 

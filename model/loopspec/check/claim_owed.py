@@ -46,22 +46,26 @@ class ClaimOwed(Tracker):
     def turn_opened(self, next_step: bool, next_turn: bool) -> None:
         """``turn/start`` with next-step / next-turn holding input: its first boundary owes both parts."""
         self.due_ns, self.due_nt = next_step, next_turn
-        self.batch = []
+        if self.batch:  # (a fresh list only when the last one holds something: a list per boundary adds up)
+            self.batch = []
         self.done = None if next_step or next_turn else ()
 
     def step_closed(self, next_step: bool) -> None:
         """``step/end``: the next boundary owes next-step's claim at once when ``next_step`` (CLAIM-6)."""
         self.due_ns, self.due_nt = next_step, False
-        self.batch = []
+        if self.batch:
+            self.batch = []
 
     def left(self) -> None:
         """A step opened: whatever this boundary's claim took is behind it."""
-        self.batch = []
+        if self.batch:
+            self.batch = []
 
     def turn_closed(self) -> None:
         """The turn ended: no boundary is open."""
         self.due_ns = self.due_nt = False
-        self.batch = []
+        if self.batch:
+            self.batch = []
 
     def resynchronised(self, next_step: bool, next_turn: bool) -> None:
         """``--all`` after a broken boundary: it owes what the inbox holds now."""
@@ -69,16 +73,22 @@ class ClaimOwed(Tracker):
 
     # ---- claim records ----
 
-    def took(self, removed: tuple[dict[str, object], ...], next_step: bool | None = None) -> bool:
+    def took(
+        self, removed: tuple[dict[str, object], ...], next_step: bool | None = None, completes: bool = False
+    ) -> bool:
         """A claim record took ``removed``: of next-step (``next_step`` True), of next-turn (False), or
-        at a boundary that owed nothing in particular (None).  Whether the boundary still owes a
-        record (:attr:`owed`, returned: the checker asks at every claim record)."""
+        at a boundary that owed nothing in particular (None).  It completes the boundary's claim
+        (:meth:`complete`) when nothing is owed any more, or when ``completes`` (a later boundary's
+        one record); whether it did, returned (the checker asks at every claim record)."""
         if next_step is True:
             self.due_ns = False
         elif next_step is False:
             self.due_ns = self.due_nt = False
         self.batch.extend(removed)
-        return self.due_ns or self.due_nt
+        if completes or not (self.due_ns or self.due_nt):
+            self.complete()
+            return True
+        return False
 
     def complete(self) -> None:
         """The boundary's claim is complete: the table's chooser moves to deciding."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 from loopspec.check import outcome
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
+from loopspec.check.wake_latch import LATCHED
 from loopspec.log.end_reasons import ABORTED, COMPLETED, ERROR, INTERRUPTED, MAX_TOKENS, NORMAL_ENDS, REPAIR_ENDS
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 from loopspec.log.kinds import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START
@@ -57,15 +58,16 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
     if turn != st.last_turn + 1:
         st.violate("TURN-1", f"turn/start {turn}, but the next turn number is {st.last_turn + 1}",
                    f"the last turn/start was {st.last_turn}")
-    if not st.wake.may_start():
+    # TURN-5 (the report shows no wake field, so the latch moves before the violation is named).
+    cause = st.wake.turn_started()
+    if cause is None:
         st.violate("TURN-5", f"turn/start {turn} with nothing that may start a turn", _why_no_start(st))
-    elif st.wake.only_latched() and st.nt_len() + st.ns_len() == 0:
+    elif cause == LATCHED and st.nt_len() + st.ns_len() == 0:
         st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn with nothing pending")
     st.last_turn = st.turn = turn
     st.step = None
     st.this_step.turn_closed()
     st.steps_in_turn = 0
-    st.wake.turn_started()
     st.last_step.turn_changed()
     # TURN-4, CLAIM-1: the first boundary owes all of next-step, then one next-turn message.
     # The next phase is the table's (check.phase_table: claim-owed).

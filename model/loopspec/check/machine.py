@@ -12,12 +12,19 @@ comparisons and no allocation.  Event types the table owns no row of pass throug
 from __future__ import annotations
 
 from loopspec.check.inbox_track import InboxTracker, LeanInbox
-from loopspec.check.phase_table import dispatch
+from loopspec.check.phase_table import Check, Chooser, dispatch
 from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
 from loopspec.check.surface import SurfaceFold
 from loopspec.check.verdict import CheckOptions, Violation
-from loopspec.log.envelope import ENVELOPE_KEYS, MAX_SAFE_INTEGER, is_safe_integer, is_surface_op
+from loopspec.log.envelope import (
+    ENVELOPE_KEYS,
+    INT_ONLY,
+    MAX_SAFE_INTEGER,
+    MIN_SAFE_INTEGER,
+    is_safe_integer,
+    is_surface_op,
+)
 from loopspec.log.kinds import (
     ASSISTANT_ATTEMPT,
     ASSISTANT_CHUNK,
@@ -27,11 +34,16 @@ from loopspec.log.kinds import (
     SURFACE,
 )
 
-# The phase table compiled once at import: phase -> kind -> (check, fixed next phase, chooser).
-DISPATCH = dispatch()
 # Streamed model output: too frequent and too local to be worth showing as a violation's set-up.
 NOT_CONTEXT = frozenset({ASSISTANT_CHUNK, ASSISTANT_ATTEMPT, REQUEST_HEADER, REQUEST_CONTEXT})
-_INT_ONLY = {int}
+Dispatched = tuple[Check, "str | None", "Chooser | None", bool, bool]
+# The phase table compiled once at import: phase -> kind -> (check, fixed next phase, chooser,
+# whether the kind is a conversation-surface event (LOG-12), whether it is kept as context).  The
+# two facts of the kind ride in the row: the per-event path tests no set for them.
+DISPATCH: dict[str, dict[str, Dispatched]] = {
+    phase: {kind: (*row, kind in SURFACE, kind not in NOT_CONTEXT) for kind, row in rows.items()}
+    for phase, rows in dispatch().items()
+}
 
 
 def envelope_key_problem(etype: str, raw: dict[str, object]) -> str | None:
@@ -55,7 +67,7 @@ def _well_formed(raw: dict[str, object]) -> bool:
         and type(seq) is int
         and 0 <= seq <= MAX_SAFE_INTEGER
         and type(time) is int
-        and -MAX_SAFE_INTEGER <= time <= MAX_SAFE_INTEGER
+        and MIN_SAFE_INTEGER <= time <= MAX_SAFE_INTEGER
         and "data" in raw
     ):
         return False
@@ -71,7 +83,7 @@ def _well_formed(raw: dict[str, object]) -> bool:
     seqs = raw["sourceEventSeqs"]
     # C-level passes over the list: it is as long as the message's streamed chunks.
     return type(seqs) is list and (
-        not seqs or (set(map(type, seqs)) == _INT_ONLY and min(seqs) >= 0 and max(seqs) <= MAX_SAFE_INTEGER)
+        not seqs or (set(map(type, seqs)) == INT_ONLY and min(seqs) >= 0 and max(seqs) <= MAX_SAFE_INTEGER)
     )
 
 
@@ -129,7 +141,7 @@ class LogChecker(CheckState):
                 type(seq) is int
                 and seq == self.next_seq  # so seq is a non-negative safe integer
                 and type(time) is int
-                and -MAX_SAFE_INTEGER <= time <= MAX_SAFE_INTEGER
+                and MIN_SAFE_INTEGER <= time <= MAX_SAFE_INTEGER
                 and type(etype) is str
                 and (len(obj) == 4 or _well_formed(obj))
             ):
@@ -139,14 +151,14 @@ class LogChecker(CheckState):
                     self._after_repair(etype)
                 row = DISPATCH[self.phase].get(etype)
                 if row is not None:
+                    check, phase, choose, surface, context = row
                     if len(obj) > 4:
                         self._envelope_keys(etype, obj)
-                    if etype in SURFACE:
-                        self._surface(etype, obj, seq)
-                    check, phase, choose = row
+                    if surface and (problem := self.surface.feed(etype, obj, seq)) is not None:
+                        self._surface_problem(problem, seq)
                     check(self, obj, data, seq)
                     self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
-                    if etype not in NOT_CONTEXT:
+                    if context:
                         self.context.append((line, obj))
                 self.after_end_seed = etype == END_SEED
                 self.prev_time = time
@@ -179,13 +191,13 @@ class LogChecker(CheckState):
             self._after_repair(etype)
         row = DISPATCH[self.phase].get(etype)
         if row is not None:
+            check, phase, choose, surface, context = row
             self._envelope_keys(etype, obj)
-            if etype in SURFACE:
-                self._surface(etype, obj, seq)
-            check, phase, choose = row
+            if surface and (problem := self.surface.feed(etype, obj, seq)) is not None:
+                self._surface_problem(problem, seq)
             check(self, obj, obj["data"], seq)
             self.phase = phase if choose is None else choose(self)  # type: ignore[assignment]
-            if etype not in NOT_CONTEXT:
+            if context:
                 self.context.append((line, obj))
         self.after_end_seed = etype == END_SEED
         self.prev_time = time  # type: ignore[assignment]
@@ -195,11 +207,10 @@ class LogChecker(CheckState):
         if problem is not None:
             self.violate("LOG-9", problem)
 
-    def _surface(self, etype: str, obj: dict[str, object], seq: int) -> None:
-        problem = self.surface.feed(etype, obj, seq)
-        if problem is not None:
-            self.violate("LOG-12", problem, f"the surface's current events before seq {seq}: "
-                         f"{self.surface.nodes[-8:]}{' (the last 8)' if len(self.surface.nodes) > 8 else ''}")
+    def _surface_problem(self, problem: str, seq: int) -> None:
+        """LOG-12: the session would refuse this surface event (the fold is fed in feed_event)."""
+        self.violate("LOG-12", problem, f"the surface's current events before seq {seq}: "
+                     f"{self.surface.nodes[-8:]}{' (the last 8)' if len(self.surface.nodes) > 8 else ''}")
 
     def bad_line(self, problem: LineProblem, line: int) -> None:
         """A line that is no JSON value: LOG-1, or a torn tail (LOG-5) unless it is allowed."""

@@ -35,6 +35,7 @@ class OpenStep(Tracker):
         "repairing",
         "skipping",
         "started_at",
+        "streaming",
         "summary",
         "unanswered",
         "unstarted",
@@ -58,6 +59,10 @@ class OpenStep(Tracker):
         self.skipping = False  # CANCEL-5: the step answered a call skipped by its abort
         self.abort_reached = False  # CANCEL-5: a result with the skipped code: the step was aborted
         self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the step
+        # The step's next chunk, if in order, is judged by its seq, step and time alone (the readers'
+        # fast paths read this after every other record): in a step, its model side begun, and no
+        # abort skipped a call.  A field kept by the methods below, not a property: a call per record.
+        self.streaming = False
 
     def copy(self) -> OpenStep:
         """An independent copy, containers copied (the exploration forks the checker at every state)."""
@@ -66,6 +71,7 @@ class OpenStep(Tracker):
         new.call_seqs, new.announced = self.call_seqs.copy(), self.announced.copy()
         new.unstarted, new.unanswered, new.started_at = self.unstarted.copy(), self.unanswered.copy(), self.started_at
         new.skipping, new.abort_reached, new.repairing = self.skipping, self.abort_reached, self.repairing
+        new.streaming = self.streaming
         return new
 
     # ---- the summary, as the checker reads it ----
@@ -95,17 +101,11 @@ class OpenStep(Tracker):
         """RESULT-6: the calls of the step's last ``assistant/message`` (the last step's, between steps)."""
         return self.summary.answer_calls
 
-    @property
-    def streaming(self) -> bool:
-        """The model side is open and no abort skipped a call: the step's next chunk, if in order, is
-        judged by its seq, step and time alone (the readers' fast path, :mod:`loopspec.check.fastpath`)."""
-        return self.in_step and self.summary.model_side and not self.skipping
-
     # ---- opening and closing ----
 
     def opened(self, needs_entry: bool) -> None:
         """A new step, at its entry block: it must enter a message when ``needs_entry``."""
-        self.summary = StepSummary()
+        self.summary.restart()
         self.needs_entry = needs_entry
         self.repairing = False
         self.closed()
@@ -113,14 +113,18 @@ class OpenStep(Tracker):
 
     def closed(self) -> None:
         """The step closed (or a new one opens): none of its calls is pending any more."""
-        self.in_step = False
-        self.announced = set()
-        self.unstarted = []
-        self.unanswered = []
+        self.in_step = self.streaming = self.skipping = self.abort_reached = False
         self.started_at = None
-        self.call_seqs = {}
-        self.skipping = False
-        self.abort_reached = False
+        # Most steps call no tool, and each step is closed twice (at its step/end and as the next
+        # opens): a container is replaced only when it holds something.
+        if self.announced:
+            self.announced = set()
+        if self.unstarted:
+            self.unstarted = []
+        if self.unanswered:
+            self.unanswered = []
+        if self.call_seqs:
+            self.call_seqs = {}
 
     # ---- recording the step's records ----
 
@@ -131,10 +135,11 @@ class OpenStep(Tracker):
     def model_side(self) -> None:
         """The first model-side record closes the entry block (STEP-3)."""
         self.summary.model_record()
+        self.streaming = self.in_step and not self.skipping
 
     def turn_closed(self) -> None:
         """The turn opened or closed: no step, so no model side, is open."""
-        self.in_step = False
+        self.in_step = self.streaming = False
 
     def announced_again(self, call: str) -> bool:
         """An ``assistant/message`` announces ``call``: whether it was announced already (LOG-10)."""
@@ -147,6 +152,7 @@ class OpenStep(Tracker):
         self.unstarted += queued
         self.unanswered += queued
         self.summary.answer(calls)  # RESULT-6, RESULT-7: the step's answer is its last assistant/message
+        self.streaming = self.in_step and not self.skipping
 
     def call_started(self, call: str, seq: int) -> None:
         """A ``tool/call`` starting ``call`` at ``seq`` (its order is judged before, LOG-11)."""
@@ -157,6 +163,7 @@ class OpenStep(Tracker):
         self.started_at = (seq, call)
         self.call_seqs.setdefault(call, seq)  # what its result cites (a second start is LOG-10's)
         self.summary.start(call)
+        self.streaming = self.in_step and not self.skipping
 
     def results_came(self, ids: list[str], synthetic: bool) -> None:
         """A ``tool/result`` answering ``ids`` arrived (before it is judged): crash repair's, when ``synthetic``."""
@@ -173,10 +180,12 @@ class OpenStep(Tracker):
         """A ``tool/result``'s calls are answered, after it was judged; a second result answers nothing (LOG-10)."""
         self.summary.results(ids)
         self.announced.difference_update(ids)
+        self.streaming = self.in_step and not self.skipping
 
     def skipped(self) -> None:
         """The step answered a call its abort skipped (CANCEL-5)."""
         self.skipping = True
+        self.streaming = False
 
     def aborted(self) -> None:
         """A result with the skipped code: the abort reached the step (CANCEL-5)."""
@@ -185,3 +194,4 @@ class OpenStep(Tracker):
     def resynchronised(self) -> None:
         """``--all`` goes on after a record the skipped call should have ended (CANCEL-5)."""
         self.skipping = False
+        self.streaming = self.in_step and self.summary.model_side

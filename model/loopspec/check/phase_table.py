@@ -69,7 +69,8 @@ CHECKS: Mapping[str, Check] = MappingProxyType({
 
 def _claim_owed(st: CheckState) -> str:
     """After ``turn/start``: the first boundary owes all of next-step, then one next-turn message (TURN-4, CLAIM-1)."""
-    return CLAIM_DUE if st.claim.owed else DECIDING
+    claim = st.claim  # its fields read, not its property: a chooser runs at every turn/start
+    return CLAIM_DUE if claim.due_ns or claim.due_nt else DECIDING
 
 
 def _claim_complete(st: CheckState) -> str:

@@ -28,7 +28,7 @@ from loopspec.check.reader import (
 )
 from loopspec.check.state import StopCheck
 from loopspec.check.verdict import CheckOptions, LogResult, Violation
-from loopspec.log.envelope import MAX_SAFE_INTEGER
+from loopspec.log.envelope import MAX_SAFE_INTEGER, MIN_SAFE_INTEGER
 from loopspec.log.kinds import ASSISTANT_ATTEMPT, ASSISTANT_CHUNK
 
 if TYPE_CHECKING:
@@ -81,13 +81,11 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
         return typed(stream, checker)
     loads, confirm, canonical = lenient_loads, confirmed, write_back
     general = checker.feed_event
-    lo, hi = -MAX_SAFE_INTEGER, MAX_SAFE_INTEGER
+    lo, hi = MIN_SAFE_INTEGER, MAX_SAFE_INTEGER
     chunk, attempt = ASSISTANT_CHUNK, ASSISTANT_ATTEMPT  # locals: this loop reads no global
     next_seq, last_time = checker.next_seq, checker.prev_time
-    # hot: whether the open step streams, asked only when a line could be a streamed record (None:
-    # not asked since the last general line), as in check.fastpath.scan.
-    turn, step, hot = checker.turn, checker.step, None
     open_step = checker.this_step
+    turn, step, hot = checker.turn, checker.step, open_step.streaming
     line_no = 0
     for line in stream:
         line_no += 1
@@ -95,7 +93,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
             obj = loads(line)
         except (ValueError, RecursionError):
             obj = UNPARSED
-        if hot is not False and type(obj) is dict and len(obj) == 4 and (hot or (hot := open_step.streaming)):
+        if hot and type(obj) is dict and len(obj) == 4:
             try:  # a missing key is simply not the fast case (try costs nothing when nothing is raised)
                 etype, seq, time, data = obj["type"], obj["seq"], obj["time"], obj["data"]
                 if (
@@ -132,7 +130,7 @@ def scan(stream: BinaryIO, checker: LogChecker, size: int = TYPED_MIN_BYTES) -> 
         checker.next_seq, checker.prev_time = next_seq, last_time
         general(obj, line_no)
         next_seq, last_time = checker.next_seq, checker.prev_time
-        turn, step, hot = checker.turn, checker.step, None
+        turn, step, hot = checker.turn, checker.step, open_step.streaming
     return line_no
 
 

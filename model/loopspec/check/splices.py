@@ -28,16 +28,17 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
     # them, here and in the two handlers below: the common splice makes none of those calls.
     if st.this_step.skipping:
         after_skipping(st, "an agent/inbox/spliced record")  # CANCEL-5: no send or cancel between skipped calls
-    removed = effect.removed_n
-    if effect.removed_count == 0:
+    # The fields read once (a named tuple's field is a descriptor call, these are many per splice).
+    _, _, removed_count, outcome, _, _, inserted, removed = effect
+    if removed_count == 0:
         st.violate("SPLICE-4", "removedCount is written as 0")
-    elif effect.outcome is not None and removed == 0:
+    elif outcome is not None and removed == 0:
         st.violate("SPLICE-6", "outcome 'canceled' on a record that removes nothing")
-    elif removed == 0 and not effect.inserted:
+    elif removed == 0 and not inserted:
         st.violate("SPLICE-2", "a no-op splice record (removes nothing, inserts nothing)")
-    elif removed > 0 and effect.outcome is None and effect.inserted:
+    elif removed > 0 and outcome is None and inserted:
         st.violate("SPLICE-6", "a replacement without outcome 'canceled'")
-    if removed > 0 and effect.outcome is None and not effect.inserted:
+    if removed > 0 and outcome is None and not inserted:
         _on_claim(st, effect, seq)
     else:
         _on_public_edit(st, effect, seq)
@@ -46,7 +47,11 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     if st.last_step.ends_at_once:
         outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
-    if st.wake.public_edit(st.step is not None):  # TURN-5, CHAIN-1 (the report shows no wake field)
+    # TURN-5, CANCEL-4: a send appends one message at the end (the report shows no wake field, so the
+    # latch moves before the violations below: one call for the edit and the send it may be).
+    target, start, removed_count, _, length_before, _, inserted, _ = effect
+    send_shaped = removed_count is None and len(inserted) == 1 and start == length_before
+    if st.wake.public_edit(st.step is not None, send_shaped, st.turn is not None, target == NEXT_TURN):
         st.violate("CHAIN-1", f"a public edit at seq {seq} between a turn end that chains and the next turn/start")
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary:
@@ -56,65 +61,66 @@ def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     st.inbox.commit(effect)
     if broke_boundary:
         _resync_due(st)
-    send_shaped = effect.removed_count is None and len(effect.inserted) == 1 and effect.start == effect.length_before
-    if send_shaped:  # TURN-5, CANCEL-4: a send appends one message at the end
-        st.wake.sent(st.turn is not None, effect.target == NEXT_TURN)
 
 
 def _resync_due(st: CheckState) -> None:
     """After a broken boundary, owe what the inbox holds now (or nothing)."""
     st.claim.resynchronised(st.ns_len() > 0, st.steps_in_turn == 0 and st.nt_len() > 0)
     if not st.claim.owed:
+        st.claim.complete()
         _claim_complete(st)
 
 
 def _claim_complete(st: CheckState) -> None:
-    st.claim.complete()  # the table's chooser (check.phase_table: claim-complete) moves to deciding
-    st.last_step.settled()  # a new boundary: what the last step said is settled (RESULT-6)
+    """The claim completed (the table's chooser, check.phase_table: claim-complete, moves to deciding):
+    a new boundary, so what the last step said is settled (RESULT-6)."""
+    st.last_step.settled()
 
 
 def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     first = st.steps_in_turn == 0
-    if st.phase in (CLAIM_DUE, AFTER_STEP) and st.last_step.ends_at_once:
+    target, start, _, _, length_before, taken, _, removed = effect
+    phase = st.phase
+    if phase in (CLAIM_DUE, AFTER_STEP) and st.last_step.ends_at_once:
         outcome.before_claim(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step claims nothing
-    if st.phase == AFTER_STEP:
+    if phase == AFTER_STEP:
         outcome.claim_after_stopping(st)  # DECIDE-6: only turn-stopping lets input in before this claim
     # TURN-5, CANCEL-4: the loop checks for an abort before every claim; a send before it latched nothing.
     st.wake.abort_checked()
-    if st.phase == CLAIM_DUE:
-        if st.claim.due_ns and effect.target == NEXT_TURN:
+    if phase == CLAIM_DUE:
+        if st.claim.due_ns and target == NEXT_TURN:
             if first:
                 st.violate("CLAIM-2", f"{_claimed(effect)} while the next-step part is still due",
                            f"at the first boundary of turn {st.turn} the inbox held {st.pending_text()}")
             else:
                 _nt_later(st, effect)
-        elif effect.start != 0:
+        elif start != 0:
             st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0")
-        elif effect.target == NEXT_STEP and effect.removed_n != effect.length_before:
-            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}")
-        elif effect.target == NEXT_TURN and effect.removed_n != 1:
+        elif target == NEXT_STEP and removed != length_before:
+            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {length_before}")
+        elif target == NEXT_TURN and removed != 1:
             st.violate("CLAIM-1", f"{_claimed(effect)}, but a claim takes exactly one next-turn message",
                        f"this is the first boundary of turn {st.turn}")
         st.inbox.commit(effect)
-        if not st.claim.took(effect.removed, next_step=effect.target == NEXT_STEP):
+        if st.claim.took(taken, next_step=target == NEXT_STEP):
             _claim_complete(st)
         return
-    if st.phase == AFTER_STEP:
-        if effect.target == NEXT_TURN:
+    if phase == AFTER_STEP:
+        if target == NEXT_TURN:
             _nt_later(st, effect)
-        elif effect.start != 0:
+        elif start != 0:
             st.violate("CLAIM-2", f"{_claimed(effect)}: a claim starts at 0")
-        elif effect.removed_n != effect.length_before:
-            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {effect.length_before}")
+        elif removed != length_before:
+            st.violate("CLAIM-1", f"{_claimed(effect)}, but next-step held {length_before}")
         st.inbox.commit(effect)
-        st.claim.took(effect.removed)
+        st.claim.took(taken, completes=True)  # a later boundary's claim is one record
         _claim_complete(st)
         return
-    if st.phase == IDLE:
+    if phase == IDLE:
         st.violate("CLAIM-3", f"{_claimed(effect)} while no turn is open")
-    elif st.phase == STEPPING:
+    elif phase == STEPPING:
         st.violate("CLAIM-3", f"{_claimed(effect)} inside step {st.turn}.{st.step}")
-    elif st.phase == DECIDING:
+    elif phase == DECIDING:
         st.violate("CLAIM-3", f"{_claimed(effect)} after this boundary's claim")
     st.inbox.commit(effect)  # the log says these messages left the inbox, whoever removed them
 

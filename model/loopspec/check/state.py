@@ -26,14 +26,14 @@ from loopspec.check.step_outcome import StepOutcome
 from loopspec.check.verdict import CheckOptions, StateSnapshot, Violation
 from loopspec.check.wake_latch import WakeLatch
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
-from loopspec.loop.phases import DECIDING as DECIDING  # the checker's phases: see below
-from loopspec.loop.phases import IDLE as IDLE
-from loopspec.loop.phases import STEPPING as STEPPING
+from loopspec.loop.phase_names import DECIDING as DECIDING  # the checker's phases: see below
+from loopspec.loop.phase_names import IDLE as IDLE
+from loopspec.loop.phase_names import STEPPING as STEPPING
 
 # Where the log is in the loop's lifecycle (the phase table, loopspec.check.phase_table): between
 # turns; at a boundary whose claim is still due; after the claim, waiting for the decision; inside
 # a step; after a step/end with next-step empty (turn-stopping or a tool continuation may follow).
-# Three of them are the loop's own phases (loopspec.loop.phases); the other two split the loop's
+# Three of them are the loop's own phases (loopspec.loop.phase_names); the other two split the loop's
 # deciding and stopping where a log alone cannot tell them apart.
 CLAIM_DUE, AFTER_STEP = "claim-due", "after-step"
 

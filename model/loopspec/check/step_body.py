@@ -12,7 +12,7 @@ from loopspec.check import outcome, step_calls
 from loopspec.check.lifecycle import resync_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import after_skipping
-from loopspec.data.messages import message_problem
+from loopspec.data.message_shape import message_problem
 from loopspec.log.kinds import ASSISTANT_MESSAGE, SYSTEM_MESSAGE, TOOL_CALL, TOOL_RESULT
 from loopspec.log.tool_errors import (
     REPAIR_CODES,

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from loopspec.check.tracker import Tracker
 
+# What allowed a turn/start (WakeLatch.turn_started): a waking send or a chain; only a latched wake.
+WOKEN, LATCHED = "woken", "latched"
+
 
 class WakeLatch(Tracker):
     """TURN-5's bookkeeping: what may start the next turn, and whether a send in this turn latched a wake."""
@@ -32,20 +35,14 @@ class WakeLatch(Tracker):
         self.latch_stash = False  # nt_send_in_turn before the last tool/call (a skipped one gives it back)
         self.quiet_since_step_end = False  # no record since the last step/end (its turn/end may come)
 
-    # ---- reading ----
-
-    def may_start(self) -> bool:
-        """Something allows a turn/start: a waking send, a chain or a latched wake."""
-        return self.send_since_end or self.chain or self.latch
-
-    def only_latched(self) -> bool:
-        """Only a wake latched after an abort allows it (replayed only with input pending, CANCEL-4)."""
-        return not (self.send_since_end or self.chain)
-
     # ---- the log's records ----
 
-    def turn_started(self) -> None:
+    def turn_started(self) -> str | None:
+        """A ``turn/start``: what allowed it (:data:`WOKEN` or :data:`LATCHED`: only a wake latched
+        after an abort, replayed only with input pending, CANCEL-4), or None when nothing did."""
+        cause = WOKEN if self.send_since_end or self.chain else LATCHED if self.latch else None
         self.send_since_end = self.chain = self.latch = self.nt_send_in_turn = self.quiet_since_step_end = False
+        return cause
 
     def turn_closed(self, chains: bool, aborted_not_disposed: bool) -> None:
         self.chain = chains
@@ -63,21 +60,22 @@ class WakeLatch(Tracker):
     def step_closed(self) -> None:
         self.quiet_since_step_end = True  # the next record says whether an abort came before this step/end
 
-    def public_edit(self, step_open: bool) -> bool:
-        """A public edit; True when it broke a chain (CHAIN-1: the last turn's end starts the next turn at once)."""
+    def public_edit(self, step_open: bool, send_shaped: bool, turn_open: bool, into_next_turn: bool) -> bool:
+        """A public edit, a send when ``send_shaped`` (one message appended at the end of a list);
+        True when it broke a chain (CHAIN-1: the last turn's end starts the next turn at once).
+
+        Outside a turn a send may wake the agent; into next-turn inside one it may latch a wake."""
         chained, self.chain = self.chain, False
         if self.quiet_since_step_end and not step_open:
             # An aborted step's step/end is followed directly by its turn/end, so the abort came
             # after this step/end, and a send inside the step came before it and latched nothing.
             self.nt_send_in_turn = self.quiet_since_step_end = False
+        if send_shaped:
+            if not turn_open:
+                self.send_since_end = True
+            elif into_next_turn:
+                self.nt_send_in_turn = True
         return chained
-
-    def sent(self, turn_open: bool, into_next_turn: bool) -> None:
-        """A send-shaped insertion: outside a turn it may wake the agent; into next-turn it may latch a wake."""
-        if not turn_open:
-            self.send_since_end = True
-        elif into_next_turn:
-            self.nt_send_in_turn = True
 
     def calls_announced(self) -> None:
         self.nt_send_in_turn = False  # an aborted stream announces no call, so a send before came earlier

@@ -6,63 +6,13 @@ of these, tuples and frozen JSON, so a state can be compared, hashed and replaye
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 import attrs
 
 from loopspec.data.json_value import Frozen, JsonObject, freeze, thaw
-
-
-def shown(value: object) -> str:
-    """``repr`` for error messages, of the JSON as read: a frozen array or object is shown thawed.
-
-    Both ways of reading a log (frozen events, and the checker's and the picture's parsed JSON)
-    must word a refusal alike, so ``[]`` reads ``[]`` and never the frozen ``()``.  Python refuses
-    to print ints past 4300 digits.
-    """
-    if isinstance(value, (tuple, JsonObject)):
-        value = thaw(value)
-    try:
-        return repr(value)
-    except ValueError:
-        return f"a {type(value).__name__} too large to print"
-
-
-# The type names a refusal uses: those of the frozen model, whichever way the JSON was read.
-_TYPE_NAMES: dict[type, str] = {dict: "JsonObject", list: "tuple"}
-
-
-def object_fields(value: object) -> dict[str, object] | None:
-    """A JSON object's members as a dict, parsed (a dict) or frozen (a :class:`JsonObject`, a
-    repeated key read as its first member, as the object looks keys up); None for any other value."""
-    if type(value) is dict:
-        return value
-    if isinstance(value, JsonObject):
-        return dict(reversed(value.items_))
-    return None
-
-
-def message_problem(raw: object) -> str | None:
-    """What keeps a JSON value from being a stored user message (DATA-2), else None.
-
-    The one test of a message's shape, for both ways of reading a log: parsed JSON (the checker,
-    the pictures) and frozen JSON (the model's events, :meth:`UserMessage.from_frozen`).  An array
-    is a list or a tuple, an object a dict or a :class:`JsonObject`; the words are the same.
-    """
-    fields = raw if type(raw) is dict else object_fields(raw)  # the checker asks for every entry
-    if fields is None:
-        return f"a message must be a JSON object, got {_TYPE_NAMES.get(type(raw), type(raw).__name__)}"
-    mid = fields.get("id")
-    if not isinstance(mid, str):
-        return f"a message needs a string id, got {shown(mid)}"
-    if fields.get("role") != "user":
-        return f"message {mid!r}: role must be 'user', got {shown(fields.get('role'))}"
-    if type(fields.get("content")) not in (list, tuple):
-        return f"message {mid!r}: content must be an array"
-    source = fields.get("source")
-    if type(source) is not dict and not isinstance(source, JsonObject):
-        return f"message {mid!r}: source must be an object"
-    return None
+from loopspec.data.message_shape import InboxTarget as InboxTarget
+from loopspec.data.message_shape import message_problem as message_problem
+from loopspec.data.message_shape import object_fields as object_fields
+from loopspec.data.message_shape import shown as shown
 
 
 @attrs.frozen(order=True)
@@ -73,22 +23,6 @@ class MessageId:
 
     def __str__(self) -> str:
         return self.value
-
-
-class InboxTarget(StrEnum):
-    """Which of the two pending lists an edit addresses (DATA-3)."""
-
-    NEXT_TURN = "next-turn"
-    NEXT_STEP = "next-step"
-
-    @classmethod
-    def parse(cls, raw: object) -> InboxTarget:
-        """The target named by a raw JSON value; ``ValueError`` when it names neither list."""
-        if raw == "next-turn":
-            return cls.NEXT_TURN
-        if raw == "next-step":
-            return cls.NEXT_STEP
-        raise ValueError(f"unknown inbox target {shown(raw)}")
 
 
 @attrs.frozen

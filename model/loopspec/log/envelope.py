@@ -9,6 +9,11 @@ from __future__ import annotations
 
 ENVELOPE_KEYS = frozenset({"type", "seq", "time", "data", "ignorable", "surfaceOp", "sourceEventSeqs"})
 MAX_SAFE_INTEGER = 2**53 - 1
+# Its negation, named once: the per-record range tests would otherwise build it on every record.
+MIN_SAFE_INTEGER = -MAX_SAFE_INTEGER
+# What a list of seqs holds in the writer's case, tested as set(map(type, seqs)) == INT_ONLY: one
+# C-level pass over lists as long as a message's streamed chunks.
+INT_ONLY = frozenset({int})
 SPLICE_FIELDS = frozenset({"target", "start", "removedCount", "inserted", "outcome"})
 
 
@@ -20,7 +25,7 @@ def is_safe_integer(value: object) -> bool:
     real writer, ``JSON.stringify``, writes every safe integer as plain digits, so such a number
     comes from a foreign writer (decisions.md G3); every reader of logs uses this one test.
     """
-    return type(value) is int and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    return type(value) is int and MIN_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
 
 
 def is_surface_op(value: object) -> bool:

@@ -18,6 +18,7 @@ from loopspec.data.messages import InboxTarget, Messages, UserMessage, shown
 # Re-exported (``X as X``): the model's readers import the envelope's names from here.
 from loopspec.log.envelope import ENVELOPE_KEYS as ENVELOPE_KEYS
 from loopspec.log.envelope import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER
+from loopspec.log.envelope import MIN_SAFE_INTEGER
 from loopspec.log.envelope import SPLICE_FIELDS as SPLICE_FIELDS
 from loopspec.log.envelope import is_safe_integer as is_safe_integer
 from loopspec.log.envelope import is_surface_op as is_surface_op
@@ -26,7 +27,7 @@ from loopspec.log.splice_data import CANCELED, read_splice
 
 def _is_safe_int(value: object) -> TypeGuard[int]:
     """A JSON integer token's value: an ``int`` (not a bool) within the safe range."""
-    return isinstance(value, int) and not isinstance(value, bool) and -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+    return isinstance(value, int) and not isinstance(value, bool) and MIN_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
 
 
 def check_envelope(raw: object, line_seq: int | None = None) -> str:

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import Any, Final, TypeAlias
 
 from loopspec.data.errors import InvalidEvent
-from loopspec.data.messages import InboxTarget, message_problem, object_fields, shown
-from loopspec.log.envelope import MAX_SAFE_INTEGER, SPLICE_FIELDS
+from loopspec.data.message_shape import InboxTarget, message_problem, object_fields, shown
+from loopspec.log.envelope import MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, SPLICE_FIELDS
 
 CANCELED: Final = "canceled"  # the one outcome a splice may carry (FOLD-1)
 # The targets as plain strings: comparing with an enum member costs the checker a call per splice.
@@ -57,11 +57,11 @@ def read_splice(data: object, seq: int | None) -> SpliceData:
     start = fields.get("start")
     # log.envelope.is_safe_integer spelled out (a call per field costs the checker): an integer
     # token only, 1.0 is refused (decisions.md G3).
-    if type(start) is not int or not -MAX_SAFE_INTEGER <= start <= MAX_SAFE_INTEGER:
+    if type(start) is not int or not MIN_SAFE_INTEGER <= start <= MAX_SAFE_INTEGER:
         raise InvalidEvent("FOLD-2", f"'start' must be a safe integer, got {shown(start)}", seq)
     removed_count = fields.get("removedCount")
     if "removedCount" in fields and (
-        type(removed_count) is not int or not -MAX_SAFE_INTEGER <= removed_count <= MAX_SAFE_INTEGER
+        type(removed_count) is not int or not MIN_SAFE_INTEGER <= removed_count <= MAX_SAFE_INTEGER
     ):
         raise InvalidEvent("FOLD-2", f"'removedCount' must be a safe integer, got {shown(removed_count)}", seq)
     outcome = fields.get("outcome")

@@ -55,6 +55,19 @@ class StepSummary:
         self.open_calls: set[str] = set()
         self.finish: str | None = None  # RESULT-1: the last finish chunk's reason kind ("?" when not a string)
 
+    def restart(self) -> None:
+        """Fold the next step from its start, as a new summary would (the checker keeps one summary
+        and restarts it at every ``step/start``: most steps call no tool, so their sets stay empty)."""
+        self.entered, self.model_side, self.answer_calls, self.finish = 0, False, None, None
+        if self.announced:
+            self.announced = set()
+        if self.started:
+            self.started = set()
+        if self.answered:
+            self.answered = set()
+        if self.open_calls:
+            self.open_calls = set()
+
     def copy(self) -> StepSummary:
         """An independent copy (the exploration forks the checker, and its open step, at every state)."""
         new = StepSummary.__new__(StepSummary)
@@ -74,6 +87,8 @@ class StepSummary:
     @property
     def pending(self) -> set[str]:
         """RESULT-7: the calls started or announced by the last answer that no result answered."""
+        if not self.open_calls and not self.answer_calls:  # most steps: asked at every step/end
+            return set()
         return (self.open_calls | set(self.answer_calls or ())) - self.answered
 
     @property

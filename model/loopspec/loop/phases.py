@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import attrs
 
-IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
-BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
-PHASES = (IDLE, DECIDING, STEPPING, STOPPING)
-CHOICES = (BOUNDARY, TURN_ENDED)
-RUNNING = (DECIDING, STEPPING, STOPPING)
+from loopspec.loop.phase_names import BOUNDARY as BOUNDARY
+from loopspec.loop.phase_names import CHOICES as CHOICES
+from loopspec.loop.phase_names import DECIDING as DECIDING
+from loopspec.loop.phase_names import IDLE as IDLE
+from loopspec.loop.phase_names import PHASES as PHASES
+from loopspec.loop.phase_names import RUNNING as RUNNING
+from loopspec.loop.phase_names import STEPPING as STEPPING
+from loopspec.loop.phase_names import STOPPING as STOPPING
+from loopspec.loop.phase_names import TURN_ENDED as TURN_ENDED
 
 AUTO = "auto"
 """The input a choice point reads: no command, only the state the row before it left."""
