@@ -22,6 +22,14 @@ NUMBERS = ("turn", "step")
 def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbers: tuple[str, ...]) -> list[int]:
     """LOG-8: exactly ``keys``; the ``numbers`` among them positive safe integers (else -1)."""
     exact = type(data) is dict and data.keys() == keys
+    if exact:  # the writer's case, one or two numbers, decided without the loop below (every boundary)
+        first = data[numbers[0]]  # type: ignore[index]
+        if type(first) is int and 1 <= first <= MAX_SAFE_INTEGER:
+            if len(numbers) == 1:
+                return [first]
+            second = data[numbers[1]]  # type: ignore[index]
+            if len(numbers) == 2 and type(second) is int and 1 <= second <= MAX_SAFE_INTEGER:
+                return [first, second]
     if not exact:
         st.violate("LOG-8", f"{etype} data must be exactly {{{', '.join(sorted(keys))}}}, got {_keys(data)}")
     out: list[int] = []

@@ -171,43 +171,56 @@ def check_file(path: LogPath, options: CheckOptions | None = None, live: LogPath
     name = os.fspath(path)
     if live is not None and (wrong := _live_problem(live)):
         return LogResult(name, "unusable", 0, 0, problem=wrong, seconds=time.perf_counter() - started)
-    checker = LogChecker(name, options)
-    extra: tuple[Violation, ...] = ()
     collecting = gc.isenabled()
     gc.disable()  # parsed JSON and the checker's state hold no reference cycles; collections only cost time
     try:
-        with open_log(path) as stream:
-            if live is None:
-                try:
-                    lines = scan(stream, checker, _size(path))
-                except StopCheck:
-                    lines = checker.line
-                truncated = options.all and len(checker.violations) >= options.max_violations
-            else:
-                # The live checker is imported only for --live: a plain check does not pay for it.
-                from loopspec.check.live import check_live
-
-                with open_log(live) as live_stream:
-                    outcome = check_live(stream, live_stream, checker, os.fspath(live), options)
-                lines, truncated, extra = outcome.lines, outcome.truncated, outcome.violations
+        # The checker's state is released when _read returns, before the collector is back on: the
+        # first collection after a long check would otherwise walk every message still pending in
+        # it (tens of ms on a large log, every log of a batch).
+        read = _read(path, name, options, live)
     except UNREADABLE as err:
         return _unusable(name, err, started)
     finally:
         if collecting:
             gc.enable()
-    violations = checker.found() + extra
-    if checker.violations and not holds_an_event(path):
+    violations, found_in_log, lines, truncated, torn_tail = read
+    if found_in_log and not holds_an_event(path):
         return LogResult(name, "unusable", 0, lines, problem=NOT_A_LOG, seconds=time.perf_counter() - started)
-    if checker.violations and live is None and is_live_recording(path):
+    if found_in_log and live is None and is_live_recording(path):
         return LogResult(name, "unusable", 0, lines, problem=LIVE_NOT_A_LOG, seconds=time.perf_counter() - started)
-    events = lines - (1 if checker.torn_tail else 0)
+    events = lines - (1 if torn_tail else 0)
     return LogResult(
         file=name,
         status="invalid" if violations else "valid",
         events=events,
         lines=lines,
         violations=violations,
-        torn_tail=checker.torn_tail,
+        torn_tail=torn_tail,
         truncated=truncated,
         seconds=time.perf_counter() - started,
     )
+
+
+def _read(
+    path: LogPath, name: str, options: CheckOptions, live: LogPath | None
+) -> tuple[tuple[Violation, ...], bool, int, bool, bool]:
+    """Check the log (and its live stream): the violations, whether the log itself broke a rule (not
+    only its live stream), the lines read, whether the violations were cut at the maximum, and
+    whether the log ends in an accepted torn tail."""
+    checker = LogChecker(name, options)
+    extra: tuple[Violation, ...] = ()
+    with open_log(path) as stream:
+        if live is None:
+            try:
+                lines = scan(stream, checker, _size(path))
+            except StopCheck:
+                lines = checker.line
+            truncated = options.all and len(checker.violations) >= options.max_violations
+        else:
+            # The live checker is imported only for --live: a plain check does not pay for it.
+            from loopspec.check.live import check_live
+
+            with open_log(live) as live_stream:
+                outcome = check_live(stream, live_stream, checker, os.fspath(live), options)
+            lines, truncated, extra = outcome.lines, outcome.truncated, outcome.violations
+    return checker.found() + extra, bool(checker.violations), lines, truncated, checker.torn_tail

@@ -11,6 +11,7 @@ from loopspec.log.end_reasons import ABORTED, END_KINDS, ERROR
 
 # END-1: the fields each reason kind carries besides ``kind``.
 REASON_FIELDS = {ABORTED: frozenset({"kind", "reason"}), ERROR: frozenset({"kind", "error"})}
+KIND_ONLY = frozenset({"kind"})  # the other kinds' fields
 
 
 def turn_end_kind(st: CheckState, data: object) -> str:
@@ -25,9 +26,9 @@ def turn_end_kind(st: CheckState, data: object) -> str:
     if kind not in END_KINDS:
         st.violate("END-1", f"unknown turn end reason {kind!r}")
         return kind
-    extra = sorted(reason.keys() - REASON_FIELDS.get(kind, frozenset({"kind"})))
-    if extra:
-        st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {extra}")
+    allowed = REASON_FIELDS.get(kind, KIND_ONLY)
+    if not reason.keys() <= allowed:
+        st.violate("END-1", f"turn end reason {kind!r} with unknown field(s) {sorted(reason.keys() - allowed)}")
     elif kind == ABORTED:
         cause = reason.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
