@@ -16,7 +16,7 @@ from __future__ import annotations
 import orjson
 
 from loopspec.check.tracker import Tracker
-from loopspec.log.envelope import INT_ONLY, is_safe_integer
+from loopspec.log.envelope import is_safe_integer
 from loopspec.log.kinds import ASSISTANT_MESSAGE, TOOL_RESULT, USER_MESSAGE
 
 # The kinds the session requires a surfaceOp on besides user/message, whose envelope is LOG-7's
@@ -101,18 +101,10 @@ class SurfaceFold(Tracker):
     def _sources_problem(self, etype: str, sources: object, seq: int) -> str | None:
         if not isinstance(sources, list):
             return None  # LOG-1's to name
-        # The writer's case decided by C-level passes over the list (as long as the message's
-        # streamed chunks): integers only, ascending without repeats, from 0 up to before this seq.
-        if (
-            sources
-            and set(map(type, sources)) == INT_ONLY
-            and sources[0] >= 0
-            and sources[-1] < seq
-            and sources == sorted(set(sources))
-        ):
-            return None
         earlier = -1
-        for cited in sources:  # the writer's case first: earlier seqs in ascending order
+        # The writer's case first: earlier seqs in ascending order.  A Python loop: C-level passes
+        # (the types, a set, a sort) measured twice its cost on a list of 60 seqs.
+        for cited in sources:
             if type(cited) is not int or cited <= earlier or cited >= seq:
                 break
             earlier = cited
