@@ -7,13 +7,15 @@
 * ``check_file`` gives the same results with the fast path and with ``LOOPSPEC_CHECK_DECODER=general``
   (the fallback when msgspec is missing).
 * The hook for a policy that refuses repeated keys: :func:`repeats_no_key` is exact against the
-  standard library's view of the line, and with the hook on, the fast scan agrees with a general
-  path whose parse refuses repeated keys.
+  standard library's view of the line, the scan (which spells it out) takes exactly the lines it
+  proves, and with the hook on, the fast scan agrees with a general path whose parse refuses
+  repeated keys.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import random
 from collections.abc import Callable
@@ -180,10 +182,25 @@ def test_repeats_no_key_is_exact(payload: dict[str, object], rnd: random.Random)
         chunk = decode_chunk(line)
     except DecodeError:
         return  # the general path decides
-    if repeats_no_key(line, chunk):
+    takes = repeats_no_key(line, chunk)
+    if takes:
         assert not _repeats(line)
     elif b"\\u" not in line:
         assert _repeats(line)  # only a \\u escape may make it decline a line that repeats nothing
+    assert _scan_takes(line) == takes  # the scan spells the proof out: the two must be one test
+
+
+def _scan_takes(line: bytes) -> bool:
+    """Whether the fast scan decides ``line`` (a chunk of seq 3 in turn 1, step 2) without the general path."""
+    checker = LogChecker("x.jsonl", ALL)
+    checker.turn, checker.step, checker.next_seq = 1, 2, 3
+    checker.this_step.streaming = True
+    general: list[object] = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LogChecker, "feed_event", lambda self, obj, line_no: general.append(obj))
+        patch.setattr(LogChecker, "bad_line", lambda self, problem, line_no: general.append(problem))
+        fastpath.scan(io.BytesIO(line), checker)
+    return not general
 
 
 def _refusing(line: bytes) -> object:

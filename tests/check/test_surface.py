@@ -7,6 +7,8 @@ Each refusal of the published dsh-session's surface fold, one case each; the exa
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from loopspec.check.surface import SurfaceFold
 
@@ -75,3 +77,21 @@ def test_what_other_rules_name_is_left_to_them() -> None:
     assert fold.feed("assistant/message", {"surfaceOp": 3}, 2) is None  # LOG-9
     assert fold.feed("system/message", {}, 3) is None  # v0.1.5's (VARIANT-1)
     assert fold.nodes == []
+
+
+# Values a sourceEventSeqs list may hold in a log: seqs around the citing event's (10), and the
+# values that are LOG-1's to name (numbers that are not integers, booleans, strings, null, arrays).
+CITED = st.one_of(st.integers(-2, 13), st.sampled_from([3.0, 4.5, 11.5, True, False, "4", None, [4], {"a": 4}]))
+
+
+@given(st.lists(CITED, max_size=6), st.sampled_from(["assistant/message", "tool/result"]))
+def test_the_writers_case_shortcut_decides_as_the_full_test(sources: list[object], etype: str) -> None:
+    """An append's ``sourceEventSeqs`` is refused exactly when it is empty (but for an assistant
+    message) or cites an integer twice or one that is not earlier; anything else is LOG-1's.  The
+    fold takes a shortcut for ascending lists: it must decide as this, the rule written plainly."""
+    seq = 10
+    seqs = [s for s in sources if type(s) is int]
+    refused = ((not sources and etype != "assistant/message") or len(set(seqs)) != len(seqs)
+               or any(s >= seq for s in seqs))
+    found = SurfaceFold().feed(etype, {"surfaceOp": "append", "sourceEventSeqs": sources}, seq)
+    assert (found is not None) == refused, (sources, found)

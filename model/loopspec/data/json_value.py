@@ -13,13 +13,18 @@ from typing import TypeAlias
 
 import attrs
 
+from loopspec.data.frozen_members import FrozenMembers
+
 Frozen: TypeAlias = "bool | int | float | str | tuple[Frozen, ...] | JsonObject | None"
 Thawed: TypeAlias = "bool | int | float | str | list[Thawed] | dict[str, Thawed] | None"
 
 
 @attrs.frozen(eq=False)
-class JsonObject(Mapping[str, Frozen]):
-    """An immutable JSON object; equality ignores key order, like JSON's."""
+class JsonObject(Mapping[str, Frozen], FrozenMembers):
+    """An immutable JSON object; equality ignores key order, like JSON's.
+
+    :class:`FrozenMembers` is how the message shape tests, which do not import this module, know one.
+    """
 
     items_: tuple[tuple[str, Frozen], ...]
 

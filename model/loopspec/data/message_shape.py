@@ -12,17 +12,8 @@ frozen value can be met, and a frozen value exists only once that module is load
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from loopspec.data.json_value import JsonObject
-
-
-def _json_object() -> type[JsonObject]:
-    """The frozen object class, imported where a value is not parsed JSON (see the module docstring)."""
-    from loopspec.data.json_value import JsonObject
-
-    return JsonObject
+from loopspec.data.frozen_members import FrozenMembers
 
 
 def shown(value: object) -> str:
@@ -32,10 +23,10 @@ def shown(value: object) -> str:
     must word a refusal alike, so ``[]`` reads ``[]`` and never the frozen ``()``.  Python refuses
     to print ints past 4300 digits.
     """
-    if isinstance(value, tuple) or (type(value) is not dict and isinstance(value, _json_object())):
+    if isinstance(value, tuple | FrozenMembers):
         from loopspec.data.json_value import thaw
 
-        value = thaw(value)
+        value = thaw(value)  # type: ignore[arg-type]  # FrozenMembers' one subclass is JsonObject
     try:
         return repr(value)
     except ValueError:
@@ -51,7 +42,7 @@ def object_fields(value: object) -> dict[str, object] | None:
     repeated key read as its first member, as the object looks keys up); None for any other value."""
     if type(value) is dict:
         return value
-    if isinstance(value, _json_object()):
+    if isinstance(value, FrozenMembers):
         return dict(reversed(value.items_))
     return None
 
@@ -74,7 +65,7 @@ def message_problem(raw: object) -> str | None:
     if type(fields.get("content")) not in (list, tuple):
         return f"message {mid!r}: content must be an array"
     source = fields.get("source")
-    if type(source) is not dict and not isinstance(source, _json_object()):
+    if type(source) is not dict and not isinstance(source, FrozenMembers):
         return f"message {mid!r}: source must be an object"
     return None
 
