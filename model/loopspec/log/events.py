@@ -7,8 +7,6 @@ projections interpret the types they own (``agent/inbox/spliced`` here, turn/ste
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Literal, TypeGuard
 
 import attrs
@@ -25,9 +23,6 @@ from loopspec.log.envelope import SPLICE_FIELDS as SPLICE_FIELDS
 from loopspec.log.envelope import is_safe_integer as is_safe_integer
 from loopspec.log.envelope import is_surface_op as is_surface_op
 from loopspec.log.splice_data import CANCELED, read_splice
-
-# read_splice has checked the name; a proxy, as the house keeps no mutable module state.
-_TARGETS: Mapping[str, InboxTarget] = MappingProxyType({target.value: target for target in InboxTarget})
 
 
 def _is_safe_int(value: object) -> TypeGuard[int]:
@@ -157,10 +152,10 @@ class InboxSpliced:
         if not isinstance(data, JsonObject):  # not parsed JSON: the model's events are frozen
             raise InvalidEvent("FOLD-1", "splice data must be an object", seq)
         target, start, removed_count, outcome, inserted = read_splice(data, seq)
-        # The model's replay reads every splice of its log on each explored transition: a dict
-        # lookup and a list, not InboxTarget's enum call and a generator.
+        # The model's replay reads every splice of its log on each explored transition: the target
+        # by InboxTarget.parse (two comparisons, not the enum's call) and a list, not a generator.
         return cls(
-            target=_TARGETS[target],
+            target=InboxTarget.parse(target),
             start=start,
             inserted=tuple([UserMessage.checked(m) for m in inserted]) if inserted else (),
             removed_count=removed_count,
