@@ -98,8 +98,14 @@ export class RealCase {
     if (this.parked?.kind === 'decide') {
       const { turn, step, messages } = this.parked.payload;
       this.recording?.preStep('invoked', this.nextRawSeq, { turn, step, messageIds: messages.map((m) => m.id) });
+      // A shutdown refuses the park: the listener throws there, and the recording says so.
+      this.parked.refused = (error) => this.recording?.preStep('threw', this.nextRawSeq, { turn, step, error: `${error?.name ?? 'Error'}: ${error?.message}` });
     }
-    if (this.parked?.kind === 'stopping') this.recording?.listener(STOPPING, 'invoked', this.nextRawSeq, { turn: this.parked.payload.turn });
+    if (this.parked?.kind === 'stopping') {
+      const { turn } = this.parked.payload;
+      this.recording?.listener(STOPPING, 'invoked', this.nextRawSeq, { turn });
+      this.parked.refused = (error) => this.recording?.listener(STOPPING, 'threw', this.nextRawSeq, { turn, error: `${error?.name ?? 'Error'}: ${error?.message}` });
+    }
     if (this.parked?.kind === 'tool' && this.pendingTool !== undefined) {
       const answer = this.pendingTool;
       this.pendingTool = undefined;
@@ -187,7 +193,18 @@ export class RealCase {
     }
   }
 
-  async observe(command) {
+  // How long the case lets the loop run after a command before the next one lands: `settled` (until
+  // it parks or goes idle), `tick` (one timer tick: every queued microtask has run) or `now` with a
+  // number of microtask hops, so the next call lands inside the loop's own promise chains, at
+  // whichever await or notification the loop has reached after that many hops.
+  async after(timing) {
+    if (timing === undefined || timing.after === 'settled') return this.settle();
+    if (timing.after === 'tick') return new Promise((resolve) => setTimeout(resolve, 0));
+    for (let hop = 0; hop < timing.hops; hop += 1) await null;
+    return undefined;
+  }
+
+  async observe(command, timing = undefined) {
     this.entries = [];
     let value;
     const call = this.recording ? recordedCall(command) : null;
@@ -203,7 +220,7 @@ export class RealCase {
       throw error;
     }
     if (call) this.recording.end(call, before, this.nextRawSeq, { result: value });
-    await this.settle();
+    await this.after(timing);
     return {
       ok: true,
       events: this.entries.filter((e) => e.durable).map((e) => e.durable),
@@ -375,10 +392,18 @@ export class RealCase {
   // An orderly shutdown (recordings only; the command language has none): the root context is
   // disposed, as a host does on exit, and what that writes is the ending process's; then the next
   // process loads the log.
-  async shutdown() {
-    await this.settle();
+  // With `returns`, a waiting pre-step listener returns once the disposal has begun (the lifecycle's
+  // teardown waits for the loop to go idle, so it hears the listener out): its `decided` follows
+  // the note.  Without, the teardown refuses the park and the listener throws.
+  async shutdown({ returns = false, now = false } = {}) {
+    if (!now) await this.settle();
     this.recording?.boundary(false, this.snapshot());
-    await this.process.dispose();
+    const parked = this.parked;
+    const disposed = this.process.dispose();
+    if (returns && parked?.kind === 'decide' && this.parked === parked) {
+      this.process.resolvePark(this.decided(parked.next(), parked.payload));
+    }
+    await disposed;
     await this.settle();
     await this.nextProcess(true);
     this.recording?.resumed(this.snapshot());

@@ -230,7 +230,11 @@ export class DshProcess {
   async refuseParks() {
     while (this.parked !== null) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (this.parked !== null) this.rejectPark(new DOMException('the host is shutting down', 'AbortError'));
+      if (this.parked === null) continue;
+      // The park's `refused` hook, if any, hears of it first, as the listener's await throws.
+      const error = new DOMException('the host is shutting down', 'AbortError');
+      this.parked.refused?.(error);
+      this.rejectPark(error);
     }
   }
 }

@@ -2,9 +2,12 @@
 //   node recorder.mjs OUT_DIR SCENARIO.json...
 // A scenario is a vectors case (`{id, steps: [{command}]}`) or a named scenario of the same shape,
 // whose steps may also hold `{"op": "shutdown"}` (an orderly shutdown: the root context disposed,
-// then the log loaded again) and `{"op": "react", "on": TYPE, "when": {FIELD: VALUE}, "actions": [COMMAND]}`
+// then the log loaded again; with `"listener": "returns"` a waiting pre-step listener returns once
+// the teardown began, else the teardown refuses it) and `{"op": "react", "on": TYPE, "when": {FIELD: VALUE}, "actions": [COMMAND]}`
 // (from then on, a listener of the agent notification TYPE makes the calls once, inside the first
-// such notification whose fields match, `messageId` naming the notified message's id).  Scenarios the recording format cannot carry are skipped, saying why
+// such notification whose fields match, `messageId` naming the notified message's id).  A step's
+// `after` says when the next one lands (harness.mjs `after`: settled, a tick, or `now` after some
+// microtask hops; settled when absent).  Scenarios the recording format cannot carry are skipped, saying why
 // (a listener of a notification the recorder does not listen to, say).  One line per scenario on stdout: recorded, or skipped and why.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +44,7 @@ async function record(scenario, out) {
   const name = scenario.id.replaceAll('/', '__');
   let commands;
   try {
-    commands = scenario.steps.map((s) => (s.command.op === 'shutdown' ? { op: 'shutdown' }
+    commands = scenario.steps.map((s) => (s.command.op === 'shutdown' ? { op: 'shutdown', returns: s.command.listener === 'returns', now: s.command.now === true }
       : s.command.op === 'react' ? { ...s.command, actions: s.command.actions.map(decodeCommand) } : decodeCommand(s.command)));
   } catch (error) {
     return `skipped ${scenario.id}: not a command of the full profile (${error.message})`;
@@ -51,10 +54,10 @@ async function record(scenario, out) {
   const recording = new Recording(name);
   const run = await RealCase.start(name, recording);
   try {
-    for (const command of commands) {
-      if (command.op === 'shutdown') await run.shutdown();
+    for (const [index, command] of commands.entries()) {
+      if (command.op === 'shutdown') await run.shutdown(command);
       else if (command.op === 'react') run.react(command);
-      else await run.observe(command);
+      else await run.observe(command, scenario.steps[index].after);
     }
     await run.settle();
     const { events, live, final } = recording.files(run.agent.session.events, run.snapshot());

@@ -232,14 +232,30 @@ def _mark_nothing_new(r: list[Record]) -> list[Record]:
 
 
 def _unmark_a_disposal_write(r: list[Record]) -> list[Record]:
-    """A graceful disposal's writes are persisted and marked; only the end-seed may go unmarked."""
+    """A disposal write goes unmarked, yet a later one of the same process is marked: an observer the
+    teardown detached hears nothing more of that process (decisions G2)."""
     note = _boundary(r)
-    return _without(next(i for i in range(note, len(r)) if r[i].get("type") == "turn/end"), r)
+    return _without(next(i for i in range(note, len(r)) if r[i].get("type") == "step/end"), r)
+
+
+def _unheard_tail(r: list[Record]) -> list[Record]:
+    """The teardown detached the observer before the session: the turn's closing writes are persisted
+    but unheard, and so is everything after them (seen on the published packages, decisions G2)."""
+    note = _boundary(r)
+    first = next(i for i in range(note, len(r)) if r[i].get("type") == "step/end")
+    successor = next(i for i in range(note + 1, len(r)) if r[i].get("kind") == "note")
+    return [*r[:first], *r[successor:]]
 
 
 @pytest.mark.rule("LOG-5")
 @pytest.mark.parametrize("edit", [_mark_nothing_new, _unmark_a_disposal_write],
-                         ids=["no boundary note", "a disposal write unmarked"])
-def test_only_the_end_seed_goes_unmarked_after_a_graceful_boundary(tmp_path: Path, edit: Edit) -> None:
+                         ids=["no boundary note", "a disposal write unmarked before a marked one"])
+def test_only_a_tail_of_the_disposal_goes_unmarked_after_a_graceful_boundary(tmp_path: Path, edit: Edit) -> None:
     log, records = _graceful()
     assert _check(tmp_path, log, edit(records))[0] == "LOG-5"
+
+
+@pytest.mark.rule("LOG-5")
+def test_the_disposal_s_last_writes_may_go_unheard(tmp_path: Path) -> None:
+    log, records = _graceful()
+    assert _check(tmp_path, log, _unheard_tail(records)) == ()

@@ -60,6 +60,10 @@ OUT_OF_SCOPE = {
     "VARIANT-1-system-message-after-user-message.events.jsonl": "v0.1.5's system/message (VARIANT-1)",
     "steered-step-cut-in-request-preparation-v0.1.5.events.jsonl": "v0.1.5's entry placement (VARIANT-1)",
     "replacing-assistant-message.events.jsonl": "a replacing assistant/message, which the model does not write",
+    **{f"{name}.events.jsonl": "a call between a chaining turn end and the next turn/start (decisions.md G16)"
+       for name in ("edit-between-chaining-turn-end-and-turn-start",
+                    "real-followup-between-a-chaining-turn-end-and-the-next-turn",
+                    "real-cancel-keeping-the-inbox-between-a-chaining-turn-end-and-the-next-turn")},
     # Invalid too, but only for a rule on the plugin's rewrite: the judge stops at the rewrite.
     **{f"{name}.events.jsonl": "a replacing tool/result, which the model does not write" for name in (
         "LOG-12-plugin-rewrites-tool-results-between-steps", "CLAIM-6-tool-result-rewritten-before-a-due-claim",

@@ -77,13 +77,13 @@ def assert_different(files: RecordingFiles, what: str, rule: str) -> None:
 
 
 def assert_misplaced(files: RecordingFiles, line: int, named: str) -> None:
-    """Both readers reject the nesting at ``line``: ``reproduce`` as unusable, ``check --live`` as LOG-1."""
+    """Both readers reject the nesting at ``line``: ``reproduce`` as unusable, ``check --live`` as LOG-13."""
     outcome = reproduce(files)
     assert outcome.status == "unusable"
     assert outcome.problem is not None
     assert (outcome.problem.line, named in outcome.problem.message) == (line, True), outcome.problem
     rule, where, message = live_violations(files)[0]
-    assert (rule, where, named in message) == ("LOG-1", line, True), message
+    assert (rule, where, named in message) == ("LOG-13", line, True), message
 
 
 def assert_reproduces_and_checks(files: RecordingFiles) -> None:

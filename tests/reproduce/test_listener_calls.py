@@ -11,7 +11,7 @@ and kept under ``tests/reproduce/recordings``:
 * ``prestep_enters_an_id_twice``: a listener adds a message whose id the batch holds (E2).
 
 Each must reproduce and pass ``check --live``; each change below must be a difference, or, where
-the records no longer nest as the format says, unusable input for ``reproduce`` and a LOG-1
+the records no longer nest as the format says, unusable input for ``reproduce`` and a LOG-13
 violation for ``check --live``, both naming the line.
 """
 
@@ -144,7 +144,7 @@ MISPLACED = [
 ]
 
 
-@pytest.mark.rule("LOG-1")
+@pytest.mark.rule("LOG-13")
 @pytest.mark.parametrize(("name", "change", "line", "named"), MISPLACED, ids=[m[3] for m in MISPLACED])
 def test_misplaced_listener_calls_are_unusable_and_violate_the_form(
         tmp_path: Path, name: str, change: Callable[[Rows], Rows], line: int, named: str) -> None:

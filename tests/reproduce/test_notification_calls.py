@@ -167,7 +167,7 @@ MISPLACED = [
 ]
 
 
-@pytest.mark.rule("LOG-1")
+@pytest.mark.rule("LOG-13")
 @pytest.mark.parametrize(("name", "change", "line", "named"), MISPLACED, ids=[m[3] + m[0] for m in MISPLACED])
 def test_misplaced_notification_calls_are_unusable_and_violate_the_form(
         tmp_path: Path, name: str, change: Callable[[Rows], Rows], line: int, named: str) -> None:

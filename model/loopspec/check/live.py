@@ -29,9 +29,9 @@ from typing import BinaryIO
 
 import attrs
 
-from loopspec.check.live_nesting import Nesting
+from loopspec.check.live_nesting import NESTING, Nesting
 from loopspec.check.live_notifications import NOTIFICATION_HANDLERS
-from loopspec.check.live_process import CRASHED, REPLACED, RESTARTED, ProcessBoundary
+from loopspec.check.live_process import CRASHED, REPLACED, RESTARTED, SAME, ProcessBoundary
 from loopspec.check.live_shape import FORM, NOTIFYING, live_record_problem
 from loopspec.check.live_wording import form_name, live_ref, message_id, reason_kind
 from loopspec.check.machine import LogChecker
@@ -75,6 +75,7 @@ class LiveChecker:
         self.claim_open = False
         self.status = "idle"  # a new agent is idle; STATUS-1 counts changes from there
         self.errors: set[tuple[object, object]] = set()
+        self.chaining = False  # a turn end that chains, until its turn/start or a cancel (CHAIN-1)
         self.process = ProcessBoundary()  # LOG-5 across crashes and disposals
         self.violations: list[Violation] = []
         self.nesting = Nesting()  # calls and listener windows (decisions.md E5)
@@ -132,12 +133,15 @@ class LiveChecker:
         self.finish()
 
     def misnested(self, problem: str) -> None:
-        self.violate(FORM, f"misplaced record: {problem}")
+        self.violate(NESTING, f"misplaced record: {problem}")
 
     def notified_call(self, rec: dict[str, object]) -> None:
         """A notification's listener calls while its cause may still owe notifications (a claim of
         several messages: the later ``claimed``); those wait until the call returns, and the call's
-        own notifications must all come before its ``op-end`` (NOTIFY-4)."""
+        own notifications must all come before its ``op-end`` (NOTIFY-4).  A cancel, from anyone, may
+        stop a chaining turn end's next turn before it starts (CHAIN-1)."""
+        if rec["kind"] == "op-begin" and rec.get("op") == "cancel":
+            self.chaining = False
         if rec.get("within") not in NOTIFYING:
             return
         if rec["kind"] == "op-begin":
@@ -159,14 +163,17 @@ class LiveChecker:
             self.queue.clear()
         if change in (RESTARTED, REPLACED):
             self.status, self.claim_open = "idle", False
+        if change != SAME or self.process.ended:  # a shutdown's cancel, or a crash, stops the chain
+            self.chaining = False
 
     def unmarked_ok(self, otype: object, obj: object = None) -> bool:
         """LOG-5: only crash repair's closers and the restart marker are written while nothing records.
 
-        A graceful disposal can leave its turn open too: the real loop (dsh-agent-loop 0.1.0-rc.8)
-        closes the session before the aborted turn unwinds, so the turn's own closing records never
-        reach the log and the next process repairs the turn while loading (decisions G2).  There
-        only repair's own closers may go unmarked, never the disposal's writes.
+        A graceful disposal detaches the stream's observer, the session and the store in an order
+        the real loop (dsh-agent-loop 0.1.0-rc.8) does not fix: the aborted turn's closing records
+        may be persisted unheard, or never reach the log, and then the next process repairs the turn
+        while loading (decisions G2).  So the ending process's writes after its note may go
+        unmarked, but only as a tail: once one went unheard, none is marked again.
         """
         allowed, change = self.process.unmarked(otype, obj)
         self.process_changed(change)
@@ -205,7 +212,9 @@ class LiveChecker:
             if oseq == seq:
                 if otype != etype:
                     self.violate("LOG-5", f"durable marker seq {seq} says {etype}, the log has {otype}")
-                self.process.marked()
+                if not self.process.marked():
+                    self.violate("LOG-5", f"durable marker seq {seq} of the shut-down process comes after "
+                                 "its writes went unmarked: the teardown detached the stream's observer")
                 return item
             if isinstance(oseq, int) and oseq > seq:
                 self.peeked = item
@@ -233,8 +242,11 @@ class LiveChecker:
                 self.replacing = bool(effect.removed and effect.inserted)
         elif etype == TURN_START:
             self.errors.clear()
+            self.chaining = False
         elif etype == TURN_END and reason_kind(obj) == "error" and (turn, steps) not in self.errors:
             self.violate("END-2", f"error turn/end of turn {turn} without agent/error {{turn: {turn}, step: {steps}}}")
+        if etype == TURN_END:
+            self.chaining = checker.wake.chain
 
     def notification(self, rec: dict[str, object]) -> None:
         handler = NOTIFICATION_HANDLERS.get(str(rec["type"]))  # agent/pre-step: an observation, owed nothing

@@ -17,9 +17,13 @@ effect the notification reports.  What the format does not describe is a problem
   window that closes while the listener's own call is open.  (Whether the turn and step fit is
   the rules' to judge, DECIDE-1 and RESULT-4, not the form's.)
 
-A process boundary (a note with ``crash``) ends every window: a listener of a process that ends
-never returns.  Both readers of a stream use this one walk: ``check --live`` reports a problem
-as LOG-1, ``reproduce`` as unusable input.  Records reach it after their form was checked
+A crash (a note with ``crash: true``) ends every window: the process is gone and its listeners
+never return.  A graceful shutdown (``crash: false``) ends none: the agent's teardown cancels the
+turn and then waits for the loop to go idle, so a waiting listener returns (or throws) after the
+note, and the loop acts on what it said.  A resumed agent of the same session waits for that
+teardown to finish, so a window still open when the next process starts (the next note) is a
+problem too.  Both readers of a stream use this one walk: ``check --live`` reports a problem
+under LOG-13, ``reproduce`` as unusable input.  Records reach it after their form was checked
 (:mod:`loopspec.check.live_shape`).
 """
 
@@ -32,6 +36,8 @@ import attrs
 
 from loopspec.check.live_shape import LISTENER_PHASES, NOTIFYING
 from loopspec.log.kinds import PRE_STEP_HOOK, TURN_STOPPING_HOOK
+
+NESTING = "LOG-13"  # the rule a misplaced record breaks
 
 # The phase that closes each hook's window besides ``threw``.
 _CLOSES: Mapping[str, str] = MappingProxyType({PRE_STEP_HOOK: "decided", TURN_STOPPING_HOOK: "returned"})
@@ -80,6 +86,7 @@ class Nesting:
         self.windows: dict[str, Window] = {}
         self.calls: list[OpenCall] = []  # the open calls, innermost last
         self.notified: Notified | None = None  # the notification whose listener may call next
+        self.shutting_down = False  # after a graceful note, until the next process starts
 
     def feed(self, line: int, rec: dict[str, object]) -> str | None:
         """Take one well-formed record; what is wrong with where it stands, or None."""
@@ -88,13 +95,30 @@ class Nesting:
             return self._begin(line, rec, notified)
         if kind == "op-end":
             return self._end(rec)
-        if kind == "note" and isinstance(rec.get("crash"), bool):
-            self.windows.clear()  # the ending process's listeners never return
-        elif kind == "live" and rec.get("type") in LISTENER_PHASES:
+        if kind == "note":
+            return self._boundary(rec.get("crash"))
+        if kind == "live" and rec.get("type") in LISTENER_PHASES:
             return self._observed(line, rec)
-        elif kind == "live" and rec.get("type") in NOTIFYING:
+        if kind == "live" and rec.get("type") in NOTIFYING:
             self.notified = Notified(str(rec.get("type")), line)
         return None
+
+    def _boundary(self, crash: object) -> str | None:
+        """A ``note``: a crash voids every window; a graceful shutdown keeps them open until the
+        next process starts, by when every listener the teardown waited for has returned."""
+        if crash is True:
+            self.windows.clear()
+            self.shutting_down = False
+            return None
+        if crash is False:
+            self.shutting_down = True
+            return None
+        waiting, self.shutting_down = self.shutting_down and next(iter(self.windows.values()), None), False
+        if not waiting:
+            return None
+        self.windows.clear()
+        return (f"the next process starts while {_where(waiting)} has not returned: a graceful shutdown "
+                "waits for the loop to go idle, and so for its listeners, before the session can be resumed")
 
     def finish(self) -> str | None:
         """At the end of the stream: an open call never returned (an open window may still wait)."""

@@ -26,6 +26,7 @@ class LiveStream(Protocol):
     claim_open: bool  # a claim's records are not all written yet (CLAIM-4)
     status: str  # the last agent/status (STATUS-1)
     errors: set[tuple[object, object]]  # the (turn, step) of each agent/error of the turn (END-2)
+    chaining: bool  # a turn end that chains, with no turn/start and no cancel since (CHAIN-1)
 
     def violate(self, rule: str, message: str, because: str = "") -> None: ...
 
@@ -38,6 +39,9 @@ def status_changed(live: LiveStream, rec: dict[str, object]) -> None:
     status = rec.get("status")
     if status not in ("idle", "running") or status == live.status:
         live.violate("STATUS-1", f"agent/status {status!r} after {live.status!r}")
+    elif status == "idle" and live.chaining:
+        live.violate("CHAIN-1", "agent/status idle after a turn end that chains: only a cancel before the next "
+                     "turn/start stops that turn, and none was made")
     live.status = str(status)
 
 

@@ -3,10 +3,12 @@
 A ``note`` record splits the stream.  ``crash: true`` ends a process whose later writes (say, the
 cancel splices of its disposal) may still be reported but never reached the persisted log: the
 records up to the next note are skipped, and that note starts the next process.  ``crash: false``
-is a graceful disposal, whose writes are persisted and marked as usual; the next note, or the
-successor's ``session/end-seed``, starts the next process.  A successor appends crash repair's
-closers and its end-seed while nothing records, so those are the only log events that may go
-unmarked (LOG-5), until the first marked record.  :class:`loopspec.check.live.LiveChecker` asks
+is a graceful disposal, whose writes are persisted; they are marked as usual until the teardown
+detaches the stream's observer, and from the first that goes unmarked none of the ending
+process's writes is marked any more (decisions G2).  The next note, or the successor's
+``session/end-seed``, starts the next process.  A successor appends crash repair's closers and
+its end-seed while nothing records, so those may go unmarked too (LOG-5), until the first marked
+record.  :class:`loopspec.check.live.LiveChecker` asks
 this class and reads ``dead``; only this class writes the fields.
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from loopspec.check.tracker import Tracker
 from loopspec.log.kinds import END_SEED
-from loopspec.log.repair_closers import CLOSER_KINDS, is_repair_closer
+from loopspec.log.repair_closers import CLOSER_KINDS
 
 # What a record means for the process: nothing; it crashed (what it owed is void); a new one starts
 # after a crash (idle, owing nothing); a new one starts after a graceful disposal (idle; what the
@@ -25,13 +27,14 @@ SAME, CRASHED, RESTARTED, REPLACED = "same", "crashed", "restarted", "replaced"
 class ProcessBoundary(Tracker):
     """Where the stream is among the agent's processes."""
 
-    __slots__ = ("dead", "ended", "gap_ok", "seed_gap")
+    __slots__ = ("dead", "ended", "gap_ok", "seed_gap", "unheard")
 
     def __init__(self) -> None:
         self.dead = False  # after a crash note: the dead process's records never persisted
         self.gap_ok = False  # after a crash: the closers and end-seed of the next process go unmarked
         self.ended = False  # a graceful disposal ended the process; its successor has not begun yet
         self.seed_gap = False  # the successor began: its end-seed may still go unmarked
+        self.unheard = False  # the ending process's observer was detached: nothing of it is marked now
 
     def noted(self, crash: object) -> str:
         """A ``note`` record with this ``crash`` field: what it means for the process."""
@@ -49,18 +52,27 @@ class ProcessBoundary(Tracker):
     def _successor(self) -> str:
         if not self.ended:
             return SAME
-        self.ended, self.seed_gap = False, True
+        self.ended, self.seed_gap, self.unheard = False, True, False
         return REPLACED
 
     def unmarked(self, otype: object, obj: object) -> tuple[bool, str]:
         """A log record the stream did not mark: whether LOG-5 allows it, and what it means for the
         process (its end-seed starts the successor of a graceful disposal: :data:`REPLACED`)."""
         if (self.ended or self.seed_gap) and otype == END_SEED:
-            return True, self._successor()
+            change = self._successor()
+            self.seed_gap = False  # the successor's own writes are marked from here on
+            return True, change
         if self.dead or self.gap_ok:
             return otype in CLOSER_KINDS, SAME  # REPAIR-1, REPAIR-2
-        return (self.ended or self.seed_gap) and is_repair_closer(obj), SAME
+        # Before the successor's end-seed: the ending process's writes its detached observer did not
+        # hear (read lazily, so possibly after the successor's note), then repair's closers.
+        if self.ended or self.seed_gap:
+            self.unheard = self.ended
+            return True, SAME
+        return False, SAME
 
-    def marked(self) -> None:
-        """A marked record: the successor's unmarked gap is over."""
+    def marked(self) -> bool:
+        """A marked record: the successor's unmarked gap is over.  False when the ending process was
+        no longer heard: an observer the teardown detached hears nothing more of it."""
         self.gap_ok = self.seed_gap = False
+        return not (self.ended and self.unheard)

@@ -60,12 +60,13 @@ class WakeLatch(Tracker):
     def step_closed(self) -> None:
         self.quiet_since_step_end = True  # the next record says whether an abort came before this step/end
 
-    def public_edit(self, step_open: bool, send_shaped: bool, turn_open: bool, into_next_turn: bool) -> bool:
-        """A public edit, a send when ``send_shaped`` (one message appended at the end of a list);
-        True when it broke a chain (CHAIN-1: the last turn's end starts the next turn at once).
+    def public_edit(self, step_open: bool, send_shaped: bool, turn_open: bool, into_next_turn: bool) -> None:
+        """A public edit, a send when ``send_shaped`` (one message appended at the end of a list).
 
-        Outside a turn a send may wake the agent; into next-turn inside one it may latch a wake."""
-        chained, self.chain = self.chain, False
+        Outside a turn a send may wake the agent; into next-turn inside one it may latch a wake.  An
+        edit between a chaining turn end and the next ``turn/start`` leaves the chain standing: the
+        loop hops from the end to the next turn, and a call can land there (spec/loop-grain.md, row
+        19; decisions G16)."""
         if self.quiet_since_step_end and not step_open:
             # An aborted step's step/end is followed directly by its turn/end, so the abort came
             # after this step/end, and a send inside the step came before it and latched nothing.
@@ -75,7 +76,6 @@ class WakeLatch(Tracker):
                 self.send_since_end = True
             elif into_next_turn:
                 self.nt_send_in_turn = True
-        return chained
 
     def calls_announced(self) -> None:
         self.nt_send_in_turn = False  # an aborted stream announces no call, so a send before came earlier

@@ -8,7 +8,7 @@ from loopspec.data.errors import InvalidEvent
 from loopspec.data.messages import EMPTY_INBOX
 from loopspec.explore.judge_compare import MODEL_TYPES, STEP_SCOPED, TURN_SCOPED, UNSUPPORTED
 from loopspec.inbox.fold import apply as fold_apply
-from loopspec.log.end_reasons import ABORTED, ERROR, INTERRUPTED
+from loopspec.log.end_reasons import ABORTED, COMPLETED, ERROR, INTERRUPTED, MAX_TOKENS
 from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import (
     ASSISTANT_MESSAGE,
@@ -39,6 +39,10 @@ def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
     if placement is not None:
         found.append((placement, "a step's entry placed as v0.1.5 places it (VARIANT-1); the model writes v0.1.1's "
                                  "placement only"))
+    chain = _chain_window(events)
+    if chain is not None:
+        found.append((chain, "a call between a turn end that chains and the next turn/start, which the model writes "
+                             "in one command (spec/loop-grain.md row 19)"))
     window = _observer_window(events)
     if window is not None:
         found.append((window, "a listener or observer acting inside what the model does as one command (the "
@@ -101,6 +105,36 @@ def _later_placement(events: list[dict[str, object]]) -> int | None:
     if in_step and needs and step.silent:
         return after_start  # the log ends while the step prepares its request
     return cut  # the log ends right after an empty step that had to enter something
+
+
+def _chain_window(events: list[dict[str, object]]) -> int | None:
+    """The first public edit between a turn end that chains (CHAIN-1: ``completed`` or ``max-tokens``
+    after a step, with input pending) and the next ``turn/start``: the real loop hops between them
+    and a call can land there (decisions G16); the model's end and next turn are one command."""
+    inbox = EMPTY_INBOX
+    steps = 0
+    chaining = False
+    for index, raw in enumerate(events):
+        kind = raw.get("type")
+        if kind == STEP_START:
+            steps += 1
+        elif kind == TURN_START:
+            steps, chaining = 0, False
+        elif kind == TURN_END:
+            data = raw.get("data")
+            reason = data.get("reason") if isinstance(data, dict) else None
+            ends = reason.get("kind") if isinstance(reason, dict) else None
+            chaining = ends in (COMPLETED, MAX_TOKENS) and steps > 0 and inbox.has_pending
+        elif kind == SPLICED:
+            try:
+                event = SessionEvent.from_json(raw)
+                record = InboxSpliced.from_data(event.data, event.seq)
+                inbox = fold_apply(inbox, event)
+            except InvalidEvent:
+                return None  # the search will say why
+            if chaining and not record.is_claim:
+                return index
+    return None
 
 
 def _observer_window(events: list[dict[str, object]]) -> int | None:

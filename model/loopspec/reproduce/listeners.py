@@ -97,7 +97,7 @@ def _window_end(engine: Engine, hook: str) -> r.ListenerClose:
         if isinstance(record, _CLOSES[hook]):
             assert isinstance(record, r.ListenerClose)
             return record
-        if isinstance(record, r.Note) and record.crash is not None:
+        if isinstance(record, r.Note) and record.crash is not False:  # a crash, or the next process
             break
     engine.unusable(f"the {hook} listener that makes this call never returns: its answer cannot be told")
 
@@ -254,7 +254,9 @@ def on_stopping_ended(engine: Engine, record: r.TurnStoppingReturned | r.TurnSto
 
 
 def on_listened_note(engine: Engine, note: r.Note) -> None:
-    """A process boundary ends every listener window: a listener of a process that ends never returns."""
-    if note.crash is not None:
+    """A crash ends every listener window: a killed process's listeners never return.  A graceful
+    shutdown ends none: its teardown waits for them (LOG-13), and the next process's note finds
+    them closed (the nesting walk saw to it)."""
+    if note.crash is True:
         engine.windows.clear()
     on_note(engine, note)

@@ -12,7 +12,11 @@ model where the note gives them.  A note with ``crash`` ends one process of the 
   same; they name its own log, which never reached the stored one, so they compare by seq and
   type only.  With no record before the next note, nothing shut it down;
 * ``crash: false`` — the shutdown is orderly and persisted: its records are in the log the next
-  process loads;
+  process loads, up to the moment the teardown detaches the session.  A waiting listener may
+  return after the note (the teardown waits for the loop to go idle).  The teardown also detaches
+  the recorder's observer, before or after the session: whatever the model still has to emit when
+  the next process starts went unheard, and of its events those the recorded log holds were
+  persisted; the next process loads the log up to there (decisions.md G2, G15);
 * either way a shutdown that shows must show whole: the next process starts only after every
   output of it (and of what it leads to) was recorded;
 * the next process starts at the next note (or the end): ``Restart`` (REPAIR-1, REPAIR-2,
@@ -25,6 +29,7 @@ from __future__ import annotations
 import attrs
 
 from loopspec.data.json_value import Thawed
+from loopspec.log.events import SessionEvent
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.actions import DISPOSED_CAUSE
@@ -86,9 +91,13 @@ def restart(engine: Engine) -> None:
     """The next process loads the stored log, repairs it and marks the seed end (REPAIR-1 … REPAIR-4)."""
     boundary = engine.boundary
     assert isinstance(boundary, Boundary)
-    engine.check_quiet("the next process loaded the log")
+    if boundary.crash:
+        engine.check_quiet("the next process loaded the log")
+        start = boundary.stored
+    else:
+        start = _persisted(engine)
     engine.boundary, engine.dead = None, False
-    transition = lifecycle.step(boundary.stored if boundary.crash else engine.agent, cmd.Restart())
+    transition = lifecycle.step(start, cmd.Restart())
     engine.agent = transition.agent
     events, path = engine.rec.events, engine.rec.events_path
     for event in transition.events:  # written before the new process's recording began: no markers
@@ -98,6 +107,25 @@ def restart(engine: Engine) -> None:
                         event_json(event), rule_of(event), file=path, line=event.seq + 1, seq=event.seq)
     engine.pending.extend(transition.notifications)
     engine.views.setdefault("after", view_of(engine.agent))
+
+
+def _persisted(engine: Engine) -> Agent:
+    """After a graceful shutdown: the ending process as the next one finds it.  What the model still
+    has pending went unheard: the teardown detached the recorder's observer.  Of its events, those
+    written before the session was detached too were persisted: the longest run of them that the
+    recorded log holds at their seqs.  The log the next process loads ends there; ``Restart`` reads
+    only the log (REPAIR-1, REPAIR-4), so the rest of the state does not matter."""
+    agent, kept = engine.agent, engine.position
+    unheard = [item for item in engine.pending if isinstance(item, SessionEvent)]
+    engine.pending.clear()
+    recorded = engine.rec.events
+    for event in unheard:
+        if event.seq >= len(recorded) or event_json(recorded[event.seq]) != event_json(event):
+            break
+        kept = event.seq + 1
+    if kept == agent.log.next_seq:
+        return agent
+    return attrs.evolve(agent, log=attrs.evolve(agent.log, events=agent.log.events[:kept]))
 
 
 def on_note(engine: Engine, note: r.Note) -> None:

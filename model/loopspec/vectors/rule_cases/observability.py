@@ -31,6 +31,9 @@ NOT_OBSERVABLE: Mapping[str, str] = MappingProxyType({
     "LOG-12": "it judges surface replacements and the surfaceOp of model-side events: the command language has "
               "no plugin append that could write a replacement and no model-side events, so only logs of real "
               "runs, read by `loopspec check`, can break this rule",
+    "LOG-13": "it judges how a live recording's calls, listener windows and notifications nest, and the adapter "
+              "protocol carries no live stream: each command is answered whole, so no answer can misplace a "
+              "listener's return; only recordings, read by `loopspec check --live` and `reproduce`, can break it",
     "LOG-5": "a rule for readers of logs and live streams (the checker must consume all of them), not for the "
              "writer an adapter is",
     "LOG-6": "the command language cannot put a foreign event into an adapter's log, so there is nothing to "
