@@ -31,7 +31,7 @@ def _area_rows(report: Json, owners: dict[str, str]) -> list[str]:
     return rows
 
 
-def _finding(finding: Json) -> list[str]:
+def _finding(finding: Json, seeds: list[str]) -> list[str]:
     cases = finding.get("cases", {})
     recordings = finding.get("recordings", {})
     statuses = Counter(entry["status"] for entry in cases.values())
@@ -46,6 +46,8 @@ def _finding(finding: Json) -> list[str]:
         summary = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
         lines.append(f"- **Vectors cases ({summary}):**")
         lines += [f"  - `{cid}`" for cid in sorted(cases)]
+    if seeds:
+        lines.append(f"- **Random lifecycles ({len(seeds)}):** " + ", ".join(f"`{name}`" for name in seeds))
     if recordings:
         lines.append(f"- **Fresh recordings ({len(recordings)}):**")
         for name, outcome in sorted(recordings.items()):
@@ -70,6 +72,26 @@ def _recordings(expected: Json, recordings: Json) -> list[str]:
         f"{len(recordings['skipped'])} cases were not recorded:",
         "",
         *[f"- {n}: {reason}" for reason, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))],
+        "",
+    ]
+
+
+def _lifecycles(expected: Json, lifecycles: Json | None) -> list[str]:
+    life = expected["lifecycles"]
+    last = life["first"] + life["count"] - 1
+    by = Counter(owner for owner in life["not-followed"].values())
+    said = ", ".join(f"{n} under {owner}" for owner, n in sorted(by.items())) or "none"
+    recorded = life["count"] if lifecycles is None else lifecycles["recorded"]
+    return [
+        "## Random lifecycles",
+        "",
+        f"Seeds {life['first']} to {last} of the seeded random lifecycles "
+        "([conformance/dsh/lifecycles.mjs](../conformance/dsh/lifecycles.mjs), judged by "
+        "[conformance/random_lifecycles.py](../conformance/random_lifecycles.py)): random walks of the real packages "
+        "whose calls land settled, after a tick or after a few microtask hops, inside the loop's own promise chains. "
+        f"{recorded} recorded; `check --live` refuses none of them (a refusal is a false verdict and fails the run); "
+        f"`reproduce` follows all but {len(life['not-followed'])} ({said}). "
+        "`python conformance/random_lifecycles.py --first 100000 --count 2000` runs fresh seeds by hand.",
         "",
     ]
 
@@ -129,9 +151,11 @@ def conformance_page(expected: Json, report: Json, recordings: Json) -> str:
         "",
         *_tour(expected["tour"]),
         *_recordings(expected, recordings),
+        *_lifecycles(expected, recordings.get("lifecycles")),
         "## Findings",
         "",
     ]
+    unfollowed = expected["lifecycles"]["not-followed"]
     for finding in expected["findings"]:
-        lines += _finding(finding)
+        lines += _finding(finding, [name for name, owner in unfollowed.items() if owner == finding["id"]])
     return "\n".join(lines).rstrip() + "\n"

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance_doc import conformance_page
+from random_lifecycles import run as run_lifecycles
+from random_lifecycles import seed_of
 from recorded_runs import judged, record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,6 +120,15 @@ def recorded_runs(suite: Path, out: Path) -> Json:
     return {"recorded": recorded, "skipped": skipped, "failed": failed, "names": names}
 
 
+def lifecycle_outcomes(expected: Json, lifecycles: Json) -> tuple[dict[str, str | None], list[str]]:
+    """Each random lifecycle ``reproduce`` could not follow, with the finding it matches (None when
+    none or several do); and each one ``check --live`` refused: a false verdict, never a finding."""
+    found = {name: finding_of(expected["findings"], said) for name, said in lifecycles["unfollowed"].items()}
+    refused = [f"check --live refused the real run {name} (a false verdict): {said}"
+               for name, said in sorted(lifecycles["refused"].items())]
+    return found, refused
+
+
 def finding_of(findings: list[Json], text: str) -> str | None:
     """The id of the one finding whose ``match`` pattern fits ``text``."""
     hits = [f["id"] for f in findings if any(re.search(p, text) for p in f.get("match", ()))]
@@ -179,6 +190,18 @@ def compare(expected: Json, report: Json, drives: dict[str, str], recordings: Js
         elif toured["sent"] != expected["tour"]["sent"]:
             problems.append(f"explore --tour sent {toured['sent']}, the expectations say {expected['tour']['sent']} "
                             "(the model or its alphabet changed: run bash scripts/dsh-conformance.sh --write)")
+    lifecycles = (recordings or {}).get("lifecycles")
+    if lifecycles is not None:
+        owned, refused = lifecycle_outcomes(expected, lifecycles)
+        problems += refused
+        expected_seeds: dict[str, str] = expected["lifecycles"]["not-followed"]
+        for name in sorted(set(owned) | set(expected_seeds)):
+            untriaged = name in owned and owned[name] is None
+            if untriaged or owned.get(name) != expected_seeds.get(name):
+                said = lifecycles["unfollowed"].get(name, "reproduced and valid")
+                got = owned.get(name) or ("an untriaged difference" if untriaged else "reproduced")
+                wanted = expected_seeds.get(name, "reproduced")
+                problems.append(f"random lifecycle {name}: expected {wanted}, got {got}: {said}")
     if recordings is not None:
         listed, owners = _listed(expected, "recordings")
         passed = dict.fromkeys(recordings["names"], "reproduced and valid")
@@ -226,8 +249,16 @@ def rewritten(expected: Json, report: Json, drives: dict[str, str],
         tour = {**tour, "outcome": ended, "sent": toured["sent"]}
         if ended is None:
             untriaged.append(f"explore --tour: {toured['outcome']}")
+    life = expected["lifecycles"]
+    lifecycles = (recordings or {}).get("lifecycles")
+    if lifecycles is not None:
+        found, refused = lifecycle_outcomes({**expected, "findings": findings}, lifecycles)
+        untriaged += refused
+        untriaged += [f"random lifecycle {name}: {lifecycles['unfollowed'][name]}"
+                      for name, owner in sorted(found.items()) if owner is None]
+        life = {**life, "not-followed": dict(sorted(found.items(), key=lambda kv: seed_of(kv[0])))}
     return ({**expected, "findings": findings, "drive": {**expected["drive"], "seeds": seeds}, "explore": explore,
-             "tour": tour}, untriaged)
+             "tour": tour, "lifecycles": life}, untriaged)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -256,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
             # The tour is the longest part: it starts first.
             toured = None if args.no_drive else jobs.submit(run_tour, expected["tour"]["scope"], Path(scratch))
             recording = jobs.submit(recorded_runs, suite, out)
+            life = expected["lifecycles"]
+            lived = jobs.submit(run_lifecycles, life["first"], life["count"], Path(scratch))
             vectors = jobs.submit(run_vectors, suite)
             explored = None if args.no_drive else jobs.submit(run_explore, scope["ids"], scope["depth"],
                                                                  Path(scratch))
@@ -265,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
             recordings = recording.result()
             recordings["explore"] = None if explored is None else explored.result()
             recordings["tour"] = None if toured is None else toured.result()
+            recordings["lifecycles"] = lived.result()
             drives = {seed: future.result() for seed, future in driven.items()}
     if args.write:
         expected, untriaged = rewritten(expected, report, drives, recordings)
@@ -285,7 +319,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{counts['not-run']} not run, {counts['outside-profile']} outside profile; "
           f"drive seeds {seeds or 'not run'}; {recordings['recorded']} fresh recording(s), "
           f"{len(recordings['failed'])} not reproduced or "
-          f"not valid")
+          f"not valid; random lifecycles {recordings['lifecycles']['recorded']} recorded, "
+          f"{len(recordings['lifecycles']['refused'])} refused by check, "
+          f"{len(recordings['lifecycles']['unfollowed'])} not followed by reproduce")
     for problem in problems:
         print(f"UNEXPECTED {problem}")
     print("dsh-conformance: the run equals the expectations" if not problems

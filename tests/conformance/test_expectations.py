@@ -19,7 +19,8 @@ FINDINGS = [{"id": "F1", "match": ["sourceEventSeqs"],
             {"id": "F2", "match": ["unsupported"], "cases": {}}]
 EXPECTED: dict[str, Any] = {"findings": FINDINGS, "drive": {"examples": 1, "seeds": {"1": "pass", "2": "F2"}},
                             "explore": {"ids": 1, "depth": 1, "outcome": "pass"},
-                            "tour": {"scope": "dev", "outcome": "pass", "sent": SENT}}
+                            "tour": {"scope": "dev", "outcome": "pass", "sent": SENT},
+                            "lifecycles": {"first": 1, "count": 3, "not-followed": {}}}
 
 
 def report(*cases: dict[str, str]) -> dict[str, Any]:
@@ -114,3 +115,28 @@ def test_a_drive_the_time_budget_cut_short_is_not_a_pass() -> None:
     assert run_drive(1, 3, adapter=model) == "pass"
     with pytest.raises(SystemExit, match=r"drive --seed 1 did not run its 5000 examples: stopped by the time budget"):
         run_drive(1, 5000, time_budget=0.5, adapter=model)
+
+
+def test_random_lifecycles_must_be_followed_as_listed_and_never_refused() -> None:
+    """A seed reproduce cannot follow is a finding's, per seed; a seed check refuses is a false verdict."""
+    run = report(case("a/x", "fail", "key sourceEventSeqs"))
+    expected = {**EXPECTED, "recorded": {"least": 0},
+                "lifecycles": {"first": 1, "count": 3, "not-followed": {"seed-2": "F2"}}}
+    base: dict[str, Any] = {"recorded": 0, "failed": {}, "names": [], "tour": None}
+
+    def lives(unfollowed: dict[str, str], refused: dict[str, str] | None = None) -> dict[str, Any]:
+        return {**base, "lifecycles": {"recorded": 3, "unfollowed": unfollowed, "refused": refused or {}}}
+
+    assert compare(expected, run, DRIVES, lives({"seed-2": "reproduce: unsupported here"})) == []
+    assert compare(expected, run, DRIVES, lives({})) == [
+        "random lifecycle seed-2: expected F2, got reproduced: reproduced and valid"]
+    newly = compare(expected, run, DRIVES, lives({"seed-2": "unsupported", "seed-3": "nobody knows"}))
+    assert newly == ["random lifecycle seed-3: expected reproduced, got an untriaged difference: nobody knows"]
+    refused = compare(expected, run, DRIVES, lives({"seed-2": "unsupported"}, {"seed-1": "check --live: x [LOG-5]"}))
+    assert refused == ["check --live refused the real run seed-1 (a false verdict): check --live: x [LOG-5]"]
+    written, left = rewritten(expected, run, DRIVES, lives({"seed-10": "unsupported", "seed-3": "unsupported"}))
+    assert left == []
+    assert list(written["lifecycles"]["not-followed"].items()) == [("seed-3", "F2"), ("seed-10", "F2")]
+    _, left = rewritten(expected, run, DRIVES, lives({"seed-3": "nobody knows"}, {"seed-1": "boom"}))
+    assert left == ["check --live refused the real run seed-1 (a false verdict): boom",
+                    "random lifecycle seed-3: nobody knows"]

@@ -24,11 +24,12 @@ import os
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import event
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from loop.lifecycle_moves import MOVES, OPENINGS, WEIGHTS
+from loop.lifecycle_moves import MOVES, OPENINGS, WEIGHTS, Fine, GoOn, Move
 from loop.lifecycle_witness import (
     DISPOSED,
     NORMAL,
@@ -62,7 +63,7 @@ from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
 from loopspec.loop.lifecycle import rows_for
-from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, HOPS, IDLE, STEPPING, STOPPING
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.vectors.case import CaseSpec, build_case
@@ -81,11 +82,12 @@ class AgentMachine(RuleBasedStateMachine):
         self.counts: Counter[str] = Counter()
         self.claims: list[tuple[MessageId, int]] = []
         self.commands: list[cmd.Command] = []  # what this example ran, for LOOPSPEC_EMIT_VECTORS
+        self.emittable = True  # no move stopped at a hop (the command language cannot say so yet)
 
     def teardown(self) -> None:
         """With ``LOOPSPEC_EMIT_VECTORS=DIR``, write what this example ran as a vector case (walk)."""
         out = os.environ.get("LOOPSPEC_EMIT_VECTORS")
-        if not out or not self.commands:
+        if not out or not self.commands or not self.emittable:
             return
         commands = tuple(self.commands)
         digest = hashlib.sha256(repr([encode_command(c) for c in commands]).encode()).hexdigest()[:12]
@@ -98,12 +100,35 @@ class AgentMachine(RuleBasedStateMachine):
     def record(self, transition: AgentTransition) -> None:
         """Hook for the row-coverage test."""
 
-    def _apply(self, command: cmd.Command) -> None:
+    def _go_on(self, move: GoOn) -> None:
+        """The loop goes on by itself from a hop: only the log's and the stream's rules apply."""
+        self.emittable = False  # the command language has no word for it yet
+        before = self.agent
+        if before.phase not in HOPS:  # the move before it stopped at an await point: nothing goes on
+            with pytest.raises(CommandRefused, match="only from a hop"):
+                lifecycle.advance(before, fine=move.fine)
+            return
+        tr = lifecycle.advance(before, fine=move.fine)
+        event(f"{before.phase} -> {tr.agent.phase} (by itself)")
+        self.record(tr)
+        if self.CHECKS:
+            self._witness(before, None, tr)
+        if any(e.type == TURN_START for e in tr.events):
+            self.ends = None
+        self.agent = tr.agent
+
+    def _apply(self, move: Move) -> None:
+        if isinstance(move, GoOn):
+            self._go_on(move)
+            return
+        fine = isinstance(move, Fine)
+        command = move.command if isinstance(move, Fine) else move
+        self.emittable = self.emittable and not fine
         self.commands.append(command)
         before, batch = self.agent, self.witness.batch
         has_row = bool(rows_for(before.phase, lifecycle.classify(command)))
         try:
-            tr = lifecycle.step(before, command)
+            tr = lifecycle.step(before, command, fine=fine)
         except CommandRefused as err:  # refused: there is no new agent, so nothing changed
             self._refused(before, command, err, has_row)
             return
@@ -111,8 +136,12 @@ class AgentMachine(RuleBasedStateMachine):
         event(f"{before.phase} -> {tr.agent.phase}")
         self.record(tr)
         if self.CHECKS:
+            if before.phase in HOPS:
+                self.witness.landed(command)
             self._witness(before, command, tr)
-            self._expect(before, command, tr, batch)
+            # A command's whole effect is known at its next await point; stopped at a hop it is not.
+            if tr.agent.phase not in HOPS:
+                self._expect(before, command, tr, batch)
         run = before.running
         finished = isinstance(command, cmd.StepResult) and not isinstance(command, cmd.Fail | cmd.RequestError)
         if finished and run is not None and run.aborted is None:
@@ -135,7 +164,7 @@ class AgentMachine(RuleBasedStateMachine):
             assert err.rule in ("SPLICE-3", "NORM-5")
             assert isinstance(command, cmd.InboxEdit)
 
-    def _witness(self, before: Agent, command: cmd.Command, tr: AgentTransition) -> None:
+    def _witness(self, before: Agent, command: cmd.Command | None, tr: AgentTransition) -> None:
         start, events = len(before.log), tr.agent.log.events
         assert events[:start] == before.log.events  # append only
         assert [e.seq for e in events] == list(range(len(events)))  # LOG-2
@@ -144,7 +173,8 @@ class AgentMachine(RuleBasedStateMachine):
             if e.type == TURN_END and self.witness.steps and reason in [freeze({"kind": k}) for k in NORMAL]:
                 assert reason == freeze({"kind": self.ends}), "RESULT-1: the turn ends with its steps' reason"
             self.witness.feed(e)
-        assert list(tr.trace) == self.witness.close()  # the exact emission order, records and notifications
+        # the exact emission order, records and notifications (a turn's sequel may wait at a hop)
+        assert list(tr.trace) == self.witness.close(at_hop=tr.agent.phase in HOPS)
         assert tr.events == events[start:] == tuple(x for x in tr.trace if isinstance(x, SessionEvent))
         assert tr.notifications == tuple(x for x in tr.trace if not isinstance(x, SessionEvent))
         self.statuses += [n.status for n in tr.notifications if isinstance(n, StatusChanged)]

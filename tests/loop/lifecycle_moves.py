@@ -9,15 +9,35 @@ states; ``test_transition_coverage`` checks that these moves fire every row of t
 
 from __future__ import annotations
 
+import attrs
 from hypothesis import strategies as st
 
 from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
-from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import CHAINING, DECIDED, DECIDING, DECISION_RETURNED, ENDING, IDLE, STEPPING, STOPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
+
+
+@attrs.frozen
+class Fine:
+    """A move, not a command: apply ``command`` and stop at the first hop the loop reaches
+    (spec/loop-grain.md), so that the next move lands there."""
+
+    command: cmd.Command
+
+
+@attrs.frozen
+class GoOn:
+    """A move, not a command: the loop goes on by itself from a hop, to its next hop (``fine``) or
+    to its next await point."""
+
+    fine: bool = False
+
+
+Move = cmd.Command | Fine | GoOn
 messages = st.builds(UserMessage.create, st.sampled_from(("a", "b", "c", "d", "e")), st.sampled_from(("x", "y")))
 targets = st.sampled_from((NT, NS))
 ids = st.sampled_from(("a", "b", "c", "d", "e")).map(MessageId)
@@ -80,7 +100,7 @@ ANSWERS: dict[str, st.SearchStrategy[cmd.Command]] = {
         st.builds(cmd.TurnStopping, actions, st.just("stop hook broke")),
     ),
 }
-Moves = st.SearchStrategy[tuple[cmd.Command, ...]]
+Moves = st.SearchStrategy[tuple[Move, ...]]
 
 
 def moves(answer: st.SearchStrategy[cmd.Command]) -> dict[str, Moves]:
@@ -104,12 +124,34 @@ def moves(answer: st.SearchStrategy[cmd.Command]) -> dict[str, Moves]:
         "steer at turn stopping, enter nothing": st.tuples(
             st.builds(cmd.TurnStopping, steering), st.just(cmd.Decide((lsn.Veto(lsn.Enter()),)))
         ),
+        # The answer, then the loop stops at its first hop (and maybe the next): calls land there.
+        "answer, to the first hop": st.tuples(answer.map(Fine)),
+        "answer, to the second hop": st.tuples(answer.map(Fine), st.just(GoOn(fine=True))),
     }
 
 
-MOVES = {phase: moves(answer) for phase, answer in ANSWERS.items()}
+def hop_moves() -> dict[str, Moves]:
+    """A hop's moves: the loop goes on by itself, or a call lands first (spec/loop-grain.md)."""
+    return {
+        "go on": st.just((GoOn(),)),
+        "go on to the next hop": st.just((GoOn(fine=True),)),
+        "send": st.tuples(sends),
+        "wake": st.tuples(wakes),
+        "edit": st.tuples(edits),
+        "cancel": st.tuples(cancels),
+        "cancel, wake": st.tuples(cancels, wakes),
+        "remove": st.tuples(st.builds(cmd.Remove, ids)),
+        "restart": st.just((cmd.Restart(),)),
+        "answer out of phase": st.tuples(st.one_of(decides, results, stoppings)),  # INPUT-4: no answer at a hop
+    }
+
+
+MOVES = {**{phase: moves(answer) for phase, answer in ANSWERS.items()},
+         **dict.fromkeys((DECIDED, DECISION_RETURNED, CHAINING, ENDING), hop_moves())}
 _FIRST_STEP = (cmd.followup(UserMessage.create("a")), cmd.Decide())
-OPENINGS: dict[str, tuple[cmd.Command, ...]] = {
+_CHAINING = (cmd.followup(UserMessage.create("a")), cmd.followup(UserMessage.create("b")), cmd.Decide(), cmd.Stop(),
+             Fine(cmd.TurnStopping()))
+OPENINGS: dict[str, tuple[Move, ...]] = {
     "idle": (),
     "deciding": _FIRST_STEP[:1],
     "stepping": _FIRST_STEP,
@@ -132,6 +174,18 @@ OPENINGS: dict[str, tuple[cmd.Command, ...]] = {
     # A crash while turn stopping is pending: the rarest row left (5 to 57 times a ci run, by a
     # restart among a stopping phase's rare moves); here it fires in every run that opens so.
     "stopping, restarted": (*_FIRST_STEP, cmd.Stop(), cmd.Restart()),
+    # The hop between a chaining turn's end and the next turn (loop-grain row 19): a normal end with
+    # input queued, stopped at the hop, so that the moves land calls there.
+    "chaining": _CHAINING,
+    # ... and the two calls that rarely land there first among a hop's twelve moves (none in some ci runs).
+    "chaining, a send landed": (*_CHAINING, cmd.Send(UserMessage.create("c"), NS, False)),
+    "chaining, a wake landed": (*_CHAINING, cmd.followup(UserMessage.create("c"))),
+    # The hop between a turn's end that does not chain and idle (loop-grain row 20): a follow-up that
+    # lands there after a normal end wakes nothing, and the agent goes idle with it pending.
+    "ending, a wake landed": (*_FIRST_STEP, cmd.Stop(), Fine(cmd.TurnStopping()),
+                              cmd.followup(UserMessage.create("b"))),
+    "ending, a send landed": (*_FIRST_STEP, cmd.Stop(), Fine(cmd.TurnStopping()),
+                              cmd.Send(UserMessage.create("b"), NS, False)),
     "deciding after turn stopping steered": (
         *_FIRST_STEP,
         cmd.Stop(),
@@ -143,9 +197,13 @@ RARE = (
     *("cancel, wake, answer", "cancel, wake, answer", "cancel, wake, cancel, answer"),
 )
 # Deciding and stepping mostly answer, so runs reach turn stopping; stopping mostly does something else first.
+HOPPING = ("answer, to the first hop", "answer, to the second hop")
 WEIGHTS = {
     IDLE: ("answer",) * 6 + ("send", "edit", "cancel", "restart", "answer out of phase"),
-    DECIDING: ("answer",) * 6 + ("send", *RARE),
-    STEPPING: ("answer",) * 6 + ("send", "inject", "steer, answer", *RARE),
-    STOPPING: ("answer",) * 3 + ("wake", "inject", "edit", "steer at turn stopping, enter nothing", *RARE),
+    DECIDING: ("answer",) * 6 + ("send", *RARE, *HOPPING),
+    STEPPING: ("answer",) * 6 + ("send", "inject", "steer, answer", *RARE, *HOPPING),
+    STOPPING: ("answer",) * 3 + ("wake", "inject", "edit", "steer at turn stopping, enter nothing", *RARE, *HOPPING),
+    **dict.fromkeys((DECIDED, DECISION_RETURNED, CHAINING, ENDING), (
+        "go on", "go on", "go on to the next hop", "send", "wake", "edit", "cancel", "cancel", "cancel, wake",
+        "remove", "restart", "answer out of phase")),
 }

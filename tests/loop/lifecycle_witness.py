@@ -23,6 +23,7 @@ from loopspec.inbox.fold import apply as fold_apply
 from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.log.tool_errors import ABORTED_CODE, RESULT_TEXTS, SKIPPED_CODE, tool_error
+from loopspec.loop import commands as cmd
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 NORMAL = ("completed", "max-tokens")
@@ -132,6 +133,8 @@ class LogWitness:
     permit: bool = False  # a send-shaped insertion since the last turn/end or end-seed (TURN-5)
     latch_send: bool = False  # a send-shaped next-turn insertion inside the open turn (CANCEL-4)
     ended: tuple[bool, bool] | None = None  # (may chain, may latch) of a turn/end awaiting its sequel
+    hop_abort: object = None  # after a turn/end: the cause the driver is aborted with (its turn's, or a cancel's)
+    turn_abort: object = None  # a cancel that landed at a hop of the open turn (the end may not say so)
     last_type: str | None = None
     need_seed: bool = False
     status: str = "idle"
@@ -147,7 +150,11 @@ class LogWitness:
         if not (sp and sp.is_claim):
             self.owed += self.claimed
             self.claimed = []
-        if self.ended is not None:
+        if self.ended is not None and t == END_SEED:
+            self.ended = None  # a restart landed at the hop after the end: that process is gone
+        elif self.ended is not None and sp is not None and not sp.is_claim:
+            pass  # a call landed at the hop after the end (spec/loop-grain.md rows 19-20)
+        elif self.ended is not None:
             may_chain, may_latch = self.ended
             assert t == TURN_START, f"{t} follows a turn/end inside one command"
             if not may_chain:
@@ -241,12 +248,37 @@ class LogWitness:
         self.need_seed = kind == "interrupted"
         if kind != "interrupted":
             chain = kind in NORMAL and self.steps > 0 and self.inbox.has_pending  # CHAIN-1
-            self.ended = (chain, kind == "aborted" and self.latch_send and cause != DISPOSED)
+            # A cancel that landed after the pre-step returned a reject or an empty entry does not
+            # make the end aborted, but a send after it latched a wake all the same (loop-grain row 6).
+            abort = cause if kind == "aborted" else self.turn_abort
+            self.ended = (chain, self.latch_send and abort not in (None, DISPOSED))
+            # A chaining turn hops with a fresh signal; any other keeps its own (loop-grain rows 19-20).
+            self.hop_abort = None if chain else abort
+        self.turn_abort = None
         self.turn, self.step, self.due, self.permit, self.batch = None, None, [], False, ()
 
-    def close(self) -> list[Item]:
-        """End of one command: a turn/end with no sequel parked the agent.  Returns what was owed."""
+    def landed(self, command: cmd.Command) -> None:
+        """A call landed at the hop after a turn/end: a cancel stops a chain (and, clearing, drops the
+        latch); a waking send after an abort not by disposal is redirected and latches (CANCEL-4)."""
+        if self.ended is None:
+            if isinstance(command, cmd.Cancel) and self.turn is not None and self.turn_abort is None:
+                self.turn_abort = command.cause  # the first cause wins
+            return
+        may_chain, may_latch = self.ended
+        if isinstance(command, cmd.Cancel):
+            self.hop_abort = command.cause if self.hop_abort is None else self.hop_abort
+            may_chain, may_latch = False, may_latch and command.keep_inbox
+        elif isinstance(command, cmd.Send) and command.wake and self.hop_abort not in (None, DISPOSED):
+            may_latch = True
+        self.ended = (may_chain, may_latch)
+
+    def close(self, at_hop: bool = False) -> list[Item]:
+        """End of one command: a turn/end with no sequel parked the agent, unless the command stopped
+        at the hop after it, where the sequel is still to come.  Returns what was owed."""
         self.owed += self.claimed
+        if self.ended is not None and at_hop:
+            owed, self.owed, self.claimed = self.owed, [], []
+            return owed
         if self.ended is not None:
             assert not self.ended[0], "CHAIN-1: a normal end with input pending chains the next turn"
             self._status("idle")  # CHAIN-2

@@ -103,7 +103,7 @@ def test_the_reversed_table_makes_the_same_transitions(monkeypatch: pytest.Monke
     forward = _transitions(states)
     model_rows_for = lifecycle.rows_for
     monkeypatch.setattr(lifecycle, "rows_for", lambda phase, input_name: model_rows_for(phase, input_name)[::-1])
-    assert lifecycle.rows_for("deciding", "decide")[0].guard == "enter"  # the patch is in place
+    assert lifecycle.rows_for("decision-returned", "auto")[0].guard == "enter"  # the patch is in place
     assert _transitions(states) == forward
     assert len(forward) > len(states)
 

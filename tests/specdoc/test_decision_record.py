@@ -26,7 +26,7 @@ from loopspec.inbox.session import InboxSession
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.lifecycle import TABLE
-from loopspec.loop.phases import DECIDING
+from loopspec.loop.phases import DECIDED, DECIDING, DECISION_RETURNED
 from loopspec.loop.state import Agent
 from loopspec.rules.catalogue import Spec, heading_anchor, load_spec
 from loopspec.specdoc.traceability import META_TESTS, scan_file
@@ -225,9 +225,12 @@ def test_the_checks_above_can_fail(tmp_path: Path) -> None:
 def test_the_pre_step_waterfall_is_the_only_hook_at_a_boundary() -> None:
     """DR-9, DR-14, DR-47, DR-48: one awaited decision opens every step; the old hooks are gone.
 
-    Only the ``decide`` answer of the deciding phase opens a step, every claim leads to that
-    phase, a decision is a reject or an entry, and no catalog names a removed hook."""
-    assert {r.key for r in TABLE if "step-start" in r.effects} == {f"{DECIDING}/decide/enter"}
+    Only the ``decide`` answer of the deciding phase opens a step (the turn acts on it at the hop
+    after the pre-step returned it, decisions.md G17), every claim leads to that phase, a decision is
+    a reject or an entry, and no catalog names a removed hook."""
+    assert {r.key for r in TABLE if "step-start" in r.effects} == {f"{DECISION_RETURNED}/auto/enter"}
+    assert {(r.phase, r.input, r.next) for r in TABLE if r.next in (DECIDED, DECISION_RETURNED)
+            and r.phase != r.next} == {(DECIDING, "decide", DECIDED), (DECIDED, "auto", DECISION_RETURNED)}
     assert {r.next for r in TABLE if any(e.startswith("claim") for e in r.effects)} == {DECIDING}
     awaited = {r.input for r in TABLE if r.phase == DECIDING} - {"edit", "send", "send-wake", "cancel", "restart"}
     assert awaited == {"decide"}

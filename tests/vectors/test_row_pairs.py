@@ -14,7 +14,7 @@ import random
 import pytest
 
 from loopspec.data.errors import CommandRefused
-from loopspec.loop.lifecycle import TABLE, run, step
+from loopspec.loop.lifecycle import ROWS_ONLY_AT_HOPS, TABLE, run, step
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import Generator, RandomChooser
 from loopspec.vectors.row_pairs import Pair, reachable_pairs
@@ -33,7 +33,8 @@ def test_every_witness_produces_its_pair(pairs: dict[Pair, tuple[object, ...]]) 
         _, transitions = run(Agent(), *commands)  # type: ignore[arg-type]
         rows = [row for t in transitions for row in t.fired]
         assert pair in set(itertools.pairwise(rows)), pair
-    assert {row for pair in pairs for row in pair} == {row.key for row in TABLE}
+    # every row but those only a call landing at a hop fires (the language cannot stop at one yet)
+    assert {row for pair in pairs for row in pair} == {row.key for row in TABLE} - ROWS_ONLY_AT_HOPS
 
 
 @pytest.mark.parametrize("swarmed", [False, True], ids=["plain", "swarm"])

@@ -48,7 +48,7 @@ UNIQUE = "ids are unique across both lists"
 REPLAY = "replay equals the live state"
 HEADLINE = (OWNERSHIP, REJECTION, UNIQUE, REPLAY)
 CLAIM_ROWS = frozenset(r.key for r in TABLE if any(e.startswith("claim-") for e in r.effects))
-REJECT_ROW = "deciding/decide/reject"
+REJECT_ROW = "decision-returned/auto/reject"
 
 
 @attrs.frozen

@@ -23,7 +23,7 @@ from loopspec.loop import records as rec
 from loopspec.loop.pre_step import Enter
 from loopspec.loop.projection import project
 from loopspec.loop.repair import interrupted_turn_closers
-from loopspec.loop.state import Agent, RunningTurn
+from loopspec.loop.state import Agent, HeldAnswer, RunningTurn
 from loopspec.loop.work import Work
 
 
@@ -125,7 +125,18 @@ END_REASONS: Mapping[str, Callable[[Work], Frozen]] = MappingProxyType({
 
 def _end_turn(work: Work, kind: str) -> None:
     work.write(rec.turn_end(work.run.turn, END_REASONS[kind](work)))
-    work.run = attrs.evolve(work.run, normal_exit=kind == "finished", batch=())
+    work.run = attrs.evolve(work.run, normal_exit=kind == "finished", batch=(), held=None)
+
+
+def _hold_answer(work: Work, _: str) -> None:
+    # The waterfall settled: the turn acts on its outcome a few microtasks later (loop-grain row 6).
+    work.run = attrs.evolve(work.run, held=HeldAnswer(work.decision, work.raised))
+
+
+def _rearm(work: Work, _: str) -> None:
+    # CHAIN-1: a chaining turn installs a fresh abort signal and drops its latch before it hops to
+    # the next turn (loop-grain row 19), so only a cancel landing there stops that turn.
+    work.run = attrs.evolve(work.run, aborted=None, wake_requested=False)
 
 
 def _agent_error(work: Work, _: str) -> None:
@@ -135,7 +146,7 @@ def _agent_error(work: Work, _: str) -> None:
 
 def _step_start(work: Work, _: str) -> None:
     step = work.run.step + 1
-    work.run = attrs.evolve(work.run, step=step, step_open=True, batch=())
+    work.run = attrs.evolve(work.run, step=step, step_open=True, batch=(), held=None)
     work.write(rec.step_start(work.run.turn, step))
 
 
@@ -275,6 +286,8 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "claim-turn": _claim(InboxTarget.NEXT_TURN),
     "claim-step": _claim(InboxTarget.NEXT_STEP),
     "end-turn": _end_turn,
+    "hold-answer": _hold_answer,
+    "rearm": _rearm,
     "agent-error": _agent_error,
     "step-start": _step_start,
     "enter-messages": _enter_messages,

@@ -68,14 +68,6 @@ def _answered(work: Work) -> bool:
     return not _signal_aborted(work) and work.raised is None
 
 
-def reject(work: Work) -> bool:
-    return _answered(work) and isinstance(work.decision, Reject)
-
-
-def _empty_entry(work: Work) -> bool:
-    return _answered(work) and isinstance(work.decision, Enter) and not work.decision.messages
-
-
 def _first_boundary(work: Work) -> bool:
     run = work.agent.running
     return run is not None and run.turn_ends is None and run.step == 0
@@ -84,23 +76,6 @@ def _first_boundary(work: Work) -> bool:
 def _after_finished(work: Work) -> bool:
     run = work.agent.running
     return run is not None and run.turn_ends is not None
-
-
-def empty_first_entry(work: Work) -> bool:
-    """DECIDE-6: an empty entry at the first boundary closes a balanced, step-less turn."""
-    return _empty_entry(work) and _first_boundary(work)
-
-
-def empty_after_finished(work: Work) -> bool:
-    """DECIDE-6: an empty entry after a finishing step ends the turn with that step's reason."""
-    return _empty_entry(work) and _after_finished(work)
-
-
-def enter(work: Work) -> bool:
-    """DECIDE-8: an entry opens a step, an empty one too where no DECIDE-6 end applies."""
-    if not (_answered(work) and isinstance(work.decision, Enter)):
-        return False
-    return bool(work.decision.messages) or not (_first_boundary(work) or _after_finished(work))
 
 
 def _result_is(work: Work, kind: type[cmd.StepResult]) -> bool:
@@ -158,16 +133,70 @@ def chain(work: Work) -> bool:
     return run is not None and run.normal_exit and work.agent.inbox.has_pending
 
 
+# ---- the hops (spec/loop-grain.md): the loop goes on by itself, reading what the hop holds ----
+
+
+def no_chain(work: Work) -> bool:
+    """CHAIN-2: the turn does not chain; the driver heads for idle (the latch is read there)."""
+    return not chain(work)
+
+
+def settled(work: Work) -> bool:
+    """DECIDE-1: the waterfall settled with a decision and the pre-step's abort check passed."""
+    return _answered(work)
+
+
+def _returned(work: Work) -> bool:
+    # After the pre-step returned, the turn acts on a reject or an empty entry without checking
+    # for an abort; only an entry that opens a step checks first (spec/loop-grain.md row 6).
+    return work.raised is None and work.decision is not None
+
+
+def reject(work: Work) -> bool:
+    """DECIDE-5: a reject closes the turn ``blocked``, even when a cancel landed after the pre-step returned."""
+    return _returned(work) and isinstance(work.decision, Reject)
+
+
+def _empty_entry(work: Work) -> bool:
+    return _returned(work) and isinstance(work.decision, Enter) and not work.decision.messages
+
+
+def empty_first_entry(work: Work) -> bool:
+    """DECIDE-6: an empty entry at the first boundary closes a step-less turn ``completed``."""
+    return _empty_entry(work) and _first_boundary(work)
+
+
+def empty_after_finished(work: Work) -> bool:
+    """DECIDE-6: an empty entry after a finishing step ends the turn with that step's reason."""
+    return _empty_entry(work) and _after_finished(work)
+
+
+def _entry(work: Work) -> bool:
+    """An entry that opens a step (an empty one too where no DECIDE-6 end applies)."""
+    if not (_returned(work) and isinstance(work.decision, Enter)):
+        return False
+    return bool(work.decision.messages) or not (_first_boundary(work) or _after_finished(work))
+
+
+def enter(work: Work) -> bool:
+    """DECIDE-8: the turn checks for an abort, then opens the step."""
+    return _entry(work) and not _signal_aborted(work)
+
+
+def enter_aborted(work: Work) -> bool:
+    """CANCEL-3: a cancel that landed after the decision ends the turn before its ``step/start``."""
+    return _entry(work) and _signal_aborted(work)
+
+
 def latched(work: Work) -> bool:
-    """CANCEL-4: a waking send latched after the abort replays once the aborted turn ended (an
-    aborted end is never a normal one, so this never meets ``chain``)."""
+    """CANCEL-4: on its way to idle the driver replays a wake latched after an abort, if input is pending."""
     run = work.agent.running
-    return run is not None and run.wake_requested and not run.normal_exit and work.agent.inbox.has_pending
+    return run is not None and run.wake_requested and work.agent.inbox.has_pending
 
 
 def park(work: Work) -> bool:
-    """CHAIN-2: any other end, or nothing pending, parks the inbox."""
-    return not (chain(work) or latched(work))
+    """CHAIN-2: nothing latched, or nothing pending: the agent goes idle."""
+    return not latched(work)
 
 
 # Read-only: the table names guards, this maps names to code.
@@ -177,10 +206,6 @@ GUARDS: Mapping[str, Guard] = MappingProxyType({
     "draining": draining,
     "not-aborted": not_aborted,
     "raised": raised,
-    "reject": reject,
-    "empty-first-entry": empty_first_entry,
-    "empty-after-finished": empty_after_finished,
-    "enter": enter,
     "retry": retry,
     "tool-call": tool_call,
     "tool-start": tool_start,
@@ -191,6 +216,13 @@ GUARDS: Mapping[str, Guard] = MappingProxyType({
     "stopping-due": stopping_due,
     "next-boundary": next_boundary,
     "chain": chain,
+    "no-chain": no_chain,
+    "settled": settled,
+    "reject": reject,
+    "empty-first-entry": empty_first_entry,
+    "empty-after-finished": empty_after_finished,
+    "enter": enter,
+    "enter-aborted": enter_aborted,
     "latched": latched,
     "park": park,
 })

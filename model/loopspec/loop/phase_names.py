@@ -1,4 +1,4 @@
-"""The names of the loop's phases and choice points (spec area INPUT), and nothing else.
+"""The names of the loop's phases, choice points and hops (spec area INPUT), and nothing else.
 
 :mod:`loopspec.loop.phases` (which re-exports them) describes the lifecycle table's rows with
 frozen attrs classes; the log checker names three of these phases for its own (``check.state``)
@@ -10,6 +10,12 @@ from __future__ import annotations
 
 IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
 BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
+# Hops (spec/loop-grain.md): points the loop passes on its own, a few microtasks long, where a call
+# can still land.  The waterfall settled, the pre-step has not checked for an abort (row 6); the
+# pre-step returned its decision, the turn has not acted on it (row 6); a turn ended and chains,
+# its successor not started (row 19); a turn ended and does not chain, the agent not idle yet (row 20).
+DECIDED, DECISION_RETURNED, CHAINING, ENDING = "decided", "decision-returned", "chaining", "ending"
 PHASES = (IDLE, DECIDING, STEPPING, STOPPING)
 CHOICES = (BOUNDARY, TURN_ENDED)
-RUNNING = (DECIDING, STEPPING, STOPPING)
+HOPS = (DECIDED, DECISION_RETURNED, CHAINING, ENDING)
+RUNNING = (DECIDING, STEPPING, STOPPING, *HOPS)

@@ -3,9 +3,13 @@
 Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfall is pending);
 ``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
 pending).  ``boundary`` and ``turn-ended`` are choice points the loop passes through within one
-command (input ``auto``).  The table itself and its driver are :mod:`loopspec.loop.lifecycle`;
-these names live apart so that the agent's state (:mod:`loopspec.loop.state`) can name its phase
-without importing the driver that steps it.
+command (input ``auto``).  The hops (``decided``, ``decision-returned``, ``chaining``,
+``ending``) are points the loop passes on its own, a few microtasks after an await point's answer
+or a turn's end, where a public call can still land (spec/loop-grain.md rows 6, 19, 20): a command
+runs through them (input ``auto``) unless it is asked to stop at the first (``fine``), and
+:func:`loopspec.loop.lifecycle.advance` goes on from one.  The table itself and its driver are
+:mod:`loopspec.loop.lifecycle`; these names live apart so that the agent's state
+(:mod:`loopspec.loop.state`) can name its phase without importing the driver that steps it.
 """
 
 from __future__ import annotations
@@ -13,8 +17,13 @@ from __future__ import annotations
 import attrs
 
 from loopspec.loop.phase_names import BOUNDARY as BOUNDARY
+from loopspec.loop.phase_names import CHAINING as CHAINING
 from loopspec.loop.phase_names import CHOICES as CHOICES
+from loopspec.loop.phase_names import DECIDED as DECIDED
 from loopspec.loop.phase_names import DECIDING as DECIDING
+from loopspec.loop.phase_names import DECISION_RETURNED as DECISION_RETURNED
+from loopspec.loop.phase_names import ENDING as ENDING
+from loopspec.loop.phase_names import HOPS as HOPS
 from loopspec.loop.phase_names import IDLE as IDLE
 from loopspec.loop.phase_names import PHASES as PHASES
 from loopspec.loop.phase_names import RUNNING as RUNNING

@@ -12,7 +12,10 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages
 from loopspec.data.notifications import Notification, Status
 from loopspec.log.events import SessionEvent
 from loopspec.log.session import SessionLog
-from loopspec.loop.phases import IDLE
+from loopspec.loop.phases import CHAINING, ENDING, IDLE
+from loopspec.loop.pre_step import PreStepDecision
+
+ENDED_HOPS = (CHAINING, ENDING)  # the hops after a turn/end
 
 
 @attrs.frozen
@@ -28,7 +31,9 @@ class RunningTurn:
     * ``calls`` — the open step's tool calls awaiting their ``tool/result``: ``(call id, started)``;
     * ``announced`` — how many tool calls the open step has announced (the next call's number);
     * ``normal_exit`` — the just-written ``turn/end`` was a normal end (``finished``), read by the
-      ``turn-ended`` choice (CHAIN-1).
+      ``turn-ended`` choice (CHAIN-1);
+    * ``held`` — at a hop after the pre-step, what the listeners answered and the loop has not
+      acted on yet: the decision, or what they threw (spec/loop-grain.md row 6).
     """
 
     turn: int
@@ -41,6 +46,16 @@ class RunningTurn:
     calls: tuple[tuple[str, bool], ...] = ()
     announced: int = 0
     normal_exit: bool = False
+    held: HeldAnswer | None = None
+
+
+@attrs.frozen
+class HeldAnswer:
+    """The pre-step's outcome between the waterfall and the turn acting on it: a decision, or the
+    text a listener threw (then ``decision`` is None)."""
+
+    decision: PreStepDecision | None
+    raised: str | None = None
 
 
 @attrs.frozen
@@ -68,7 +83,7 @@ class Agent:
 
     def lifecycle_view(self) -> LifecycleView:
         run = self.running
-        if run is None:
+        if run is None or self.phase in ENDED_HOPS:  # after turn/end the driver runs, but no turn is open
             return LifecycleView(self.last_turn)
         return LifecycleView(self.last_turn, run.turn, run.step if run.step_open else None, run.step)
 
@@ -84,3 +99,6 @@ class AgentTransition:
     fired: tuple[str, ...]
     trace: tuple[SessionEvent | Notification, ...] = ()
     """Events and notifications interleaved in emission order, as a live stream shows them."""
+    hops: tuple[tuple[int, Agent], ...] = ()
+    """Each hop the loop passed on its way (spec/loop-grain.md): how much of ``trace`` it had
+    emitted there, and the agent as it stood, where a call could have landed."""

@@ -25,9 +25,10 @@ from loopspec.loop.state import Agent, RunningTurn
 class Work:
     """Accumulates one command's effects; private to the driver's run of that command."""
 
-    def __init__(self, agent: Agent, command: cmd.Command) -> None:
+    def __init__(self, agent: Agent, command: cmd.Command | None) -> None:
         self.agent = agent
-        self.command = command
+        self.command = command  # None when the loop goes on from a hop by itself
+        self.hops: list[tuple[int, Agent]] = []  # each hop passed: the trace's length there, the agent
         self.events: list[SessionEvent] = []
         self.notes: list[Notification] = []
         self.trace: list[SessionEvent | Notification] = []  # both, interleaved in emission order

@@ -27,8 +27,9 @@ from typing import NoReturn
 import attrs
 
 from loopspec.data.errors import CommandRefused
-from loopspec.data.json_value import Thawed, thaw
+from loopspec.data.json_value import JsonObject, Thawed, thaw
 from loopspec.data.messages import Messages, UserMessage
+from loopspec.log.end_reasons import ABORTED
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import (
     INSERTED,
@@ -39,7 +40,7 @@ from loopspec.log.kinds import (
 )
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
-from loopspec.loop.phases import DECIDING, RUNNING, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, HOPS, RUNNING, STEPPING, STOPPING
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.reproduce import answers
 from loopspec.reproduce import records as r
@@ -86,6 +87,7 @@ class Engine:
         self.windows: set[str] = set()  # the listener hooks whose window is open (decisions.md E5)
         self.listening: object = None  # a listener answered at its first call (listeners.Listening)
         self.set_aside: list[tuple[Output, ...]] = []  # notifications owed while a notification's listener calls
+        self.last: AgentTransition | None = None  # the last transition applied, with the hops it passed
 
     # ---- state ----
 
@@ -103,10 +105,52 @@ class Engine:
                                    model=got, rule=rule))
 
     def apply(self, command: cmd.Command) -> AgentTransition:
-        transition = lifecycle.step(self.agent, command)
+        return self._took(lifecycle.step(self.agent, command))
+
+    def _took(self, transition: AgentTransition) -> AgentTransition:
         self.agent = transition.agent
         self.pending.extend(transition.trace)
+        self.last = transition
         return transition
+
+    def go_on(self) -> None:
+        """The model rests at a hop and the recording shows the loop's next output: it went on by itself."""
+        self._took(lifecycle.advance(self.agent))
+
+    def landed_at_a_hop(self) -> bool:
+        """A call or an observation comes while the model still owes output of its last transition:
+        if the loop passed a hop exactly where the recording stands, the call landed there
+        (spec/loop-grain.md; decisions G17).  The model goes back to that hop, the output after it is
+        not owed any more (the loop goes on after the call, :meth:`go_on`), and True."""
+        hop = self.hop_here()
+        if hop is None:
+            return False
+        self.agent = hop
+        self.pending.clear()
+        self.last = None
+        return True
+
+    def hop_here(self) -> Agent | None:
+        """The agent at the hop the last transition passed exactly where the recording stands (all
+        that is pending was emitted after it), or None."""
+        tr, owed = self.last, len(self.pending)
+        if tr is None or not owed or owed > len(tr.trace) or any(
+                a is not b for a, b in zip(self.pending, tr.trace[len(tr.trace) - owed:], strict=True)):
+            return None
+        shown = len(tr.trace) - owed
+        hops = [agent for at, agent in tr.hops if at == shown]
+        if not hops:
+            return None
+        # Two hops with nothing emitted between (the waterfall settled; the pre-step returned) differ
+        # only for a reject or an empty entry and a cancel landing there: the recorded end says which.
+        return hops[0] if len(hops) > 1 and self._aborted_end_next() else hops[-1]
+
+    def _aborted_end_next(self) -> bool:
+        for event in self.rec.events[self.position:]:
+            if event.type == TURN_END:
+                reason = event.data.get("reason") if isinstance(event.data, JsonObject) else None
+                return isinstance(reason, JsonObject) and reason.get("kind") == ABORTED
+        return False
 
     def answer(self, command: cmd.Command) -> None:
         """Apply an await point's answer; the table refusing it is a difference (INPUT-4)."""
@@ -161,8 +205,12 @@ class Engine:
         return False
 
     def prepare(self, record: r.Marker | r.Notice | r.PreStepInvoked) -> None:
-        """Nothing pending but the recording shows output: the log answers the await point first."""
+        """Nothing pending but the recording shows output: the log answers the await point first (or,
+        at a hop, the loop went on by itself)."""
         if self.pending:
+            return
+        if self.agent.phase in HOPS and not (isinstance(record, r.Marker) and record.type not in MODEL_WRITTEN):
+            self.go_on()
             return
         phase, run = self.agent.phase, self.agent.running
         try:
@@ -234,7 +282,8 @@ def on_notice(engine: Engine, notice: r.Notice) -> None:
 
 
 def on_begin(engine: Engine, begin: r.OpBegin) -> None:
-    engine.check_quiet(f"the call {begin.label!r} began")
+    if not engine.landed_at_a_hop():
+        engine.check_quiet(f"the call {begin.label!r} began")
     engine.check_next_seq(begin.next_seq)
     command, end = engine.call_command(engine.index)
     call = OpenCall(end, engine.position)

@@ -33,9 +33,10 @@ from loopspec.log.events import SessionEvent
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.actions import DISPOSED_CAUSE
+from loopspec.loop.phases import HOPS
 from loopspec.loop.state import Agent
 from loopspec.reproduce import records as r
-from loopspec.reproduce.compare import event_json, rule_of
+from loopspec.reproduce.compare import event_json, output_json, rule_of
 from loopspec.reproduce.engine import Engine
 
 
@@ -79,12 +80,32 @@ def compare_view(engine: Engine, expected: r.ProcessView, got: r.ProcessView, wh
                         line=None if final else engine.rec.records[engine.index].line)
 
 
-def observe(engine: Engine, note: r.Note) -> None:
-    engine.check_quiet("this observation")
+def observe(engine: Engine, note: r.Note, *, deferred: bool = False) -> None:
+    """Compare the note with the model.  ``deferred``: a graceful shutdown's note that came at a hop
+    while the loop still went on after it: the model is compared as it stood at that hop."""
+    hop = engine.hop_here() if deferred else None
+    if hop is None and not engine.landed_at_a_hop():
+        engine.check_quiet("this observation")
     engine.check_next_seq(note.next_seq)
     seen = r.ProcessView(note.next_turn, note.next_step, note.status, note.event_count)
-    got = view_of(engine.agent)
+    got = view_of(hop or engine.agent)
     compare_view(engine, seen, attrs.evolve(got, event_count=engine.position), "the observation")
+
+
+def _goes_on_first(engine: Engine) -> bool:
+    """The record after a graceful shutdown's note shows what the model still owes: the loop went on
+    by itself before the teardown's cancel reached it (the host disposes the context, which
+    cancels the agent a few microtasks later)."""
+    records, at = engine.rec.records, engine.index + 1
+    return bool(engine.pending) and at < len(records) and _shows(records[at], engine.pending[0])
+
+
+def _shows(record: r.LiveRecord, item: object) -> bool:
+    if isinstance(record, r.Marker):
+        return isinstance(item, SessionEvent) and (item.seq, item.type) == (record.seq, record.type)
+    if isinstance(record, r.Notice):
+        return not isinstance(item, SessionEvent) and output_json(item).get("type") == record.type  # type: ignore[arg-type]
+    return False
 
 
 def restart(engine: Engine) -> None:
@@ -131,13 +152,14 @@ def _persisted(engine: Engine) -> Agent:
 def on_note(engine: Engine, note: r.Note) -> None:
     if engine.boundary is not None:
         restart(engine)
-    observe(engine, note)
+    deferred = note.crash is False and _goes_on_first(engine)
+    observe(engine, note, deferred=deferred)
     if note.crash is None:
         return
-    engine.views.setdefault("before", view_of(engine.agent))
+    engine.views.setdefault("before", view_of(engine.hop_here() or engine.agent if deferred else engine.agent))
     engine.boundary = Boundary(note, note.crash, engine.agent)
     engine.dead = note.crash
-    if not note.crash:
+    if not note.crash and not deferred:
         shut_down(engine)
 
 
@@ -149,8 +171,13 @@ def shut_down(engine: Engine) -> None:
 
 
 def before_record(engine: Engine, record: r.LiveRecord) -> None:
-    """A killed process is shut down when a record shows it (the first after its boundary note)."""
-    if isinstance(engine.boundary, Boundary) and not engine.boundary.shut_down and not isinstance(record, r.Note):
+    """A killed process is shut down when a record shows it (the first after its boundary note); a
+    gracefully shut-down one whose loop went on first, once the record shows something else than
+    what the loop owes: at the hop it had reached by then, or after all it owed."""
+    boundary = engine.boundary
+    if not isinstance(boundary, Boundary) or boundary.shut_down or isinstance(record, r.Note):
+        return
+    if boundary.crash or not engine.pending or (not _shows(record, engine.pending[0]) and engine.landed_at_a_hop()):
         shut_down(engine)
 
 
@@ -158,6 +185,8 @@ def finish(engine: Engine) -> None:
     """The end of the records: the rest of the log, and the final file."""
     if engine.boundary is not None:
         restart(engine)
+    if engine.agent.phase in HOPS and not engine.pending:  # the loop went on after a call that landed at a hop
+        engine.go_on()
     engine.index = len(engine.rec.records)
     engine.check_quiet("the recording ended")
     events, position = engine.rec.events, engine.position

@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import TABLE
+from loopspec.loop.lifecycle import ROWS_ONLY_AT_HOPS, TABLE
 from loopspec.rules.catalogue import SpecFormatError, load_spec
 from loopspec.vectors.case import CaseSpec
 from loopspec.vectors.json_reading import Json
@@ -103,7 +103,8 @@ def coverage(specs: Sequence[CaseSpec], built: Sequence[Json], reachable: Reacha
     return {
         "rules": rules,
         "rows": {"total": len(TABLE), "covered": sum(1 for r in TABLE if r.key in fired),
-                 "uncovered": [r.key for r in TABLE if r.key not in fired]},
+                 "uncovered": [r.key for r in TABLE if r.key not in fired and r.key not in ROWS_ONLY_AT_HOPS],
+                 "onlyAtHops": sorted(ROWS_ONLY_AT_HOPS)},
         "pairs": {
             "method": PAIR_METHOD,
             "reachable": len(reachable),

@@ -136,7 +136,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("clear-notifies-after-both-records", "NOTIFY-4", "clear() notifies after writing both records",
            (Patch(ops, "clear", _clear_notifies_at_the_end),), h.order_moved, needs="v2"),
     Mutant("status-per-turn", "STATUS-1", "every turn start emits agent/status running, also when chaining",
-           (table_patch(with_effects("turn-ended/auto/chain", ("status-running", "turn-start", "claim-turn"))),),
+           (table_patch(with_effects("chaining/auto/not-aborted", ("status-running", "turn-start", "claim-turn"))),),
            _more_status),
     Mutant("claim-one-record-per-message", "CLAIM-2", "the claim writes one deletion per message",
            (Patch(ops, "claim", _claim_one_record_per_message),),

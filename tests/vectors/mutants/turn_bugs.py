@@ -30,9 +30,9 @@ model_turn_start = EFFECTS["turn-start"]
 
 def _empty_first_entry_enters(table: tuple[Row, ...]) -> tuple[Row, ...]:
     """Bug: an empty entry at the first boundary is entered like any other (STEP-4)."""
-    enter = next(row for row in table if row.key == "deciding/decide/enter")
+    enter = next(row for row in table if row.key == "decision-returned/auto/enter")
     return tuple(attrs.evolve(row, effects=enter.effects, next=enter.next)
-                 if row.key == "deciding/decide/empty-first-entry" else row for row in table)
+                 if row.key == "decision-returned/auto/empty-first-entry" else row for row in table)
 
 
 def _classify_inject_wakes(command: cmd.Command) -> str:
@@ -167,7 +167,7 @@ MUTANTS: tuple[Mutant, ...] = (
            (table_patch(with_effects("stepping/step-result/failed", ("agent-error", "end-turn:error"))),),
            lambda e, a: types(e).count("step/end") > types(a).count("step/end")),
     Mutant("user-message-before-step-start", "STEP-3", "entered messages are written before step/start",
-           (table_patch(with_effects("deciding/decide/enter", ("enter-messages", "step-start"))),),
+           (table_patch(with_effects("decision-returned/auto/enter", ("enter-messages", "step-start"))),),
            lambda e, a: h.before(a, "user/message", "step/start")),
     Mutant("empty-first-entry-opens-step", "STEP-4", "an empty first entry opens a step with no messages",
            (table_patch(_empty_first_entry_enters),),
