@@ -76,7 +76,8 @@ def run(first: int, count: int, scratch: Path) -> Json:
 def _shape(text: str) -> str:
     """A difference with its particulars (lines, seqs, ids, numbers) taken out: its family's shape."""
     text = re.sub(r"seed-\d+", "S", text)
-    text = re.sub(r"'[^']*'", "'…'", text)
+    text = re.sub(r"'[a-z][a-z.]*'", "'…'", text)  # call names
+    text = re.sub(r"\(next: \{.*?\}\)", "(next: …)", text)
     text = re.sub(r"\{.*\}", "{…}", text)
     return re.sub(r"\d+", "N", text)[:160]
 
