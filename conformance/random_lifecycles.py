@@ -69,6 +69,10 @@ def run(first: int, count: int, scratch: Path) -> Json:
     refused = {name: outcome["check"] for name, outcome in failed.items() if outcome["check"]}
     unfollowed = {name: outcome["reproduce"] for name, outcome in failed.items() if outcome["reproduce"]}
     late = [line for line in lines if "teardown did not finish" in line]
+    for line in lines:  # a walk that never ended left no recording: an outcome of its own
+        if line.startswith("stuck "):
+            name, _, why = line.removeprefix("stuck ").partition(": ")
+            unfollowed[name] = f"stuck: {why}"
     return {"first": first, "count": count, "recorded": sum(line.startswith("recorded ") for line in lines),
             "refused": refused, "unfollowed": unfollowed, "late-teardowns": late}
 

@@ -155,7 +155,29 @@ class LiveChecker:
         self.queue, self.replacing, self.claim_open = self.set_aside.pop()
 
     def note(self, rec: dict[str, object]) -> None:
+        self.catch_up(rec.get("nextSeq"))
         self.process_changed(self.process.noted(rec.get("crash")))
+
+    def catch_up(self, next_seq: object) -> None:
+        """LOG-5: a note says how long the log was when it was taken; what the stream left unmarked
+        before it belongs to the process as it stood then, not to the boundary the note may start
+        (a crash's successor writes its end-seed unmarked, and a graceful shutdown may follow at
+        once).  A dead process's own writes name seqs of its own log, which never persisted."""
+        if type(next_seq) is not int or self.process.dead:
+            return
+        while True:
+            item = self.pull()
+            if item is None:
+                return
+            obj = item[1]
+            oseq = obj.get("seq") if isinstance(obj, dict) else None
+            if not isinstance(oseq, int) or oseq >= next_seq:
+                self.peeked = item
+                return
+            otype = obj.get("type") if isinstance(obj, dict) else None
+            if not self.unmarked_ok(otype, obj):
+                self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})")
+            self.feed(*item)
 
     def process_changed(self, change: str) -> None:
         """A crashed process owes nothing; a new one starts idle (after a crash, owing nothing)."""
