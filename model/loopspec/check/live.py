@@ -174,10 +174,15 @@ class LiveChecker:
             if not isinstance(oseq, int) or oseq >= next_seq:
                 self.peeked = item
                 return
-            otype = obj.get("type") if isinstance(obj, dict) else None
-            if not self.unmarked_ok(otype, obj):
-                self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})")
-            self.feed(*item)
+            self.unmarked(item)
+
+    def unmarked(self, item: tuple[int, object]) -> None:
+        """A log event the stream did not mark: judged by LOG-5, then fed to the log checker."""
+        obj = item[1]
+        oseq, otype = (obj.get("seq"), obj.get("type")) if isinstance(obj, dict) else (None, None)
+        if not self.unmarked_ok(otype, obj):
+            self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})")
+        self.feed(*item)
 
     def process_changed(self, change: str) -> None:
         """A crashed process owes nothing; a new one starts idle (after a crash, owing nothing)."""
@@ -242,9 +247,7 @@ class LiveChecker:
                 self.peeked = item
                 self.violate("LOG-5", f"durable marker seq {seq} is out of order (the log is at seq {oseq})")
                 return None
-            if not self.unmarked_ok(otype, obj):
-                self.violate("LOG-5", f"the live stream skips log seq {oseq} ({otype})")
-            self.feed(*item)
+            self.unmarked(item)
 
     def expect(self, etype: str, turn: int | None, steps: int, obj: object) -> None:
         # A chain, not a registry: its three cases read different context (the record's effect

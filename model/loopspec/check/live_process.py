@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from loopspec.check.tracker import Tracker
 from loopspec.log.kinds import END_SEED
-from loopspec.log.repair_closers import CLOSER_KINDS
+from loopspec.log.repair_closers import CLOSER_KINDS, is_repair_closer
 
 # What a record means for the process: nothing; it crashed (what it owed is void); a new one starts
 # after a crash (idle, owing nothing); a new one starts after a graceful disposal (idle; what the
@@ -64,12 +64,10 @@ class ProcessBoundary(Tracker):
             return True, change
         if self.dead or self.gap_ok:
             return otype in CLOSER_KINDS, SAME  # REPAIR-1, REPAIR-2
-        # Before the successor's end-seed: the ending process's writes its detached observer did not
-        # hear (read lazily, so possibly after the successor's note), then repair's closers.
-        if self.ended or self.seed_gap:
-            self.unheard = self.ended
+        if self.ended:  # the ending process's writes its detached observer did not hear (a tail)
+            self.unheard = True
             return True, SAME
-        return False, SAME
+        return self.seed_gap and is_repair_closer(obj), SAME  # the successor's closers (REPAIR-1)
 
     def marked(self) -> bool:
         """A marked record: the successor's unmarked gap is over.  False when the ending process was

@@ -36,7 +36,7 @@ from loopspec.loop.actions import DISPOSED_CAUSE
 from loopspec.loop.phases import HOPS
 from loopspec.loop.state import Agent
 from loopspec.reproduce import records as r
-from loopspec.reproduce.compare import event_json, output_json, rule_of
+from loopspec.reproduce.compare import Output, event_json, output_json, rule_of
 from loopspec.reproduce.engine import Engine
 
 
@@ -100,11 +100,12 @@ def _goes_on_first(engine: Engine) -> bool:
     return bool(engine.pending) and at < len(records) and _shows(records[at], engine.pending[0])
 
 
-def _shows(record: r.LiveRecord, item: object) -> bool:
+def _shows(record: r.LiveRecord, item: Output) -> bool:
+    """The record is the owed output ``item`` (a marker of the event, or a notice of its type)."""
     if isinstance(record, r.Marker):
         return isinstance(item, SessionEvent) and (item.seq, item.type) == (record.seq, record.type)
     if isinstance(record, r.Notice):
-        return not isinstance(item, SessionEvent) and output_json(item).get("type") == record.type  # type: ignore[arg-type]
+        return not isinstance(item, SessionEvent) and output_json(item).get("type") == record.type
     return False
 
 
@@ -156,7 +157,7 @@ def on_note(engine: Engine, note: r.Note) -> None:
     observe(engine, note, deferred=deferred)
     if note.crash is None:
         return
-    engine.views.setdefault("before", view_of(engine.hop_here() or engine.agent if deferred else engine.agent))
+    engine.views.setdefault("before", view_of((engine.hop_here() if deferred else None) or engine.agent))
     engine.boundary = Boundary(note, note.crash, engine.agent)
     engine.dead = note.crash
     if not note.crash and not deferred:
