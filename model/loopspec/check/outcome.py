@@ -1,5 +1,5 @@
 """What a closed step's own events say about how its turn may go on (RESULT-6, RESULT-7, STEP-4,
-DECIDE-5, DECIDE-6, REPAIR-1, CANCEL-5).
+DECIDE-5, DECIDE-6, REPAIR-1, CANCEL-5, END-3).
 
 A crash can fall between any two appends (a kill is not an await), so a step the live loop closed
 with a call open, right before its error ``turn/end``, may be followed by crash repair's
@@ -28,6 +28,13 @@ the checker's own CANCEL-5 and REPAIR-1 bookkeeping into :class:`~loopspec.check
   side at all, as the model's own logs write steps) leaves what follows to the phase — except that
   a claim after a ``step/end`` that left next-step empty shows turn-stopping ran, so the step set
   the turn's end after all (:func:`claim_after_stopping`, DECIDE-6).
+
+Between a failed step's ``step/end`` and its ``turn/end error`` the loop emits ``agent/error``,
+whose listeners run at once and may edit the inbox (END-3).  So a public edit right after a
+``step/end`` that may have failed (an unanswered call, an empty entry, or any step whose boundary
+owes its claim at once, CLAIM-6: a failed stream shows only in a chunk the checker's fast paths
+pass over) stands until the turn shows whether it failed: a ``turn/end error`` (or crash
+repair's closer) accepts it, anything else breaks the rule the edit would otherwise have broken.
 """
 
 from __future__ import annotations
@@ -78,30 +85,75 @@ def entry_rule(st: CheckState) -> str:
     return "STEP-4" if st.steps_in_turn <= 1 else "DECIDE-6"
 
 
-def _ended_early(st: CheckState, what: str) -> None:
-    """``what`` follows a step that was aborted or failed: only its turn/end may."""
+def _early_problem(st: CheckState, what: str) -> tuple[str, str]:
+    """The rule and the words for ``what`` following a step that was aborted or failed, whose turn/end comes next."""
     step, last = f"{st.turn}.{st.steps_in_turn}", st.last_step
     if last.after == UNANSWERED:
-        st.violate("RESULT-7", f"{what} after step {step} closed with tool call(s) {list(last.after_calls)} "
-                   "unanswered")
-    elif last.after == SKIPPED:
-        st.violate("CANCEL-5", f"{what} after step {step}, which was aborted (a tool/result with code "
-                   f"{SKIPPED_CODE} shows it) and ended")
-    else:
-        st.violate(entry_rule(st), f"{what} after step {step}, which entered no message and made no model call")
-    last.settled()  # re-synchronise (--all)
+        return "RESULT-7", f"{what} after step {step} closed with tool call(s) {list(last.after_calls)} unanswered"
+    if last.after == SKIPPED:
+        return "CANCEL-5", (f"{what} after step {step}, which was aborted (a tool/result with code {SKIPPED_CODE} "
+                            "shows it) and ended")
+    return entry_rule(st), f"{what} after step {step}, which entered no message and made no model call"
+
+
+def _ended_early(st: CheckState, what: str) -> None:
+    """``what`` follows a step that was aborted or failed: only its turn/end may."""
+    st.violate(*_early_problem(st, what))
+    st.last_step.settled()  # re-synchronise (--all)
 
 
 def before_edit(st: CheckState, what: str = "a public edit") -> None:
-    """A public edit (or a model request) after a step/end: none after an aborted or failed step, whose
-    turn/end is written at once."""
+    """A model request after a step/end: none after an aborted or failed step, whose turn/end is written at once."""
     if st.step is None and st.last_step.ends_at_once:
         _ended_early(st, what)
 
 
-def before_claim(st: CheckState) -> None:
-    """A claim record after a step/end (RESULT-7, STEP-4, DECIDE-6, CANCEL-5)."""
-    if st.last_step.ends_at_once:
+def before_public_edit(st: CheckState, seq: int) -> None:
+    """A public edit after an aborted or failed step's step/end.  Only a failure's ``agent/error``
+    listeners run before its turn/end (END-3): an aborted step's end follows at once, a step that may
+    have failed lets the edit stand until the turn/end shows whether it did."""
+    if st.step is not None or not st.last_step.ends_at_once:
+        return
+    if st.last_step.after == SKIPPED:
+        _ended_early(st, f"a public edit at seq {seq}")
+    else:
+        st.last_step.edited_by_listener(seq, *_early_problem(st, f"a public edit at seq {seq}"))
+
+
+def edit_at_boundary(st: CheckState, seq: int, detail: str) -> None:
+    """A public edit at seq ``seq`` after a ``step/end`` whose boundary owes its claim at once (CLAIM-6).
+    If the step failed, its turn/end comes next and an ``agent/error`` listener made the edit (END-3);
+    a claim, a step or a turn/end other than ``error`` shows it did not, and then the edit broke CLAIM-6."""
+    st.last_step.edited_by_listener(seq, "CLAIM-6", detail)
+
+
+def _listener_edit_refuted(st: CheckState, what: str) -> bool:
+    """``what`` (a claim or a step) shows the step an edit followed did not fail (END-3): the edit broke
+    the rule it would have broken where it stands."""
+    edit = st.last_step.listener_edit
+    if edit is None:
+        return False
+    _, rule, detail = edit
+    st.violate(rule, detail, f"{what} came next, so the step had not failed and no agent/error listener made the "
+               "edit (END-3)")
+    st.last_step.settled()
+    return True
+
+
+def _listener_edit_before_end(st: CheckState, kind: str) -> bool:
+    """A ``turn/end`` other than ``error`` after an edit that only a failure's listener makes there (END-3)."""
+    edit = st.last_step.listener_edit
+    if edit is None or kind == ERROR or kind in REPAIR_ENDS:
+        return False
+    seq = edit[0]
+    st.violate("END-3", f"turn/end {kind} after a public edit at seq {seq} that followed step/end "
+               f"{st.turn}.{st.steps_in_turn}", f"the edit at seq {seq} is the first record after that step/end")
+    return True
+
+
+def before_claim(st: CheckState, seq: int) -> None:
+    """A claim record after a step/end (RESULT-7, STEP-4, DECIDE-6, CANCEL-5, and END-3 after an edit)."""
+    if not _listener_edit_refuted(st, f"a claim at seq {seq}") and st.last_step.ends_at_once:
         _ended_early(st, "a claim")
 
 
@@ -121,6 +173,8 @@ def claim_after_stopping(st: CheckState) -> None:
 
 def before_step(st: CheckState, turn: int, step: int) -> None:
     """``step/start`` after a step/end: RESULT-6 after a text answer with no claim since."""
+    if _listener_edit_refuted(st, f"step/start {turn}.{step}"):
+        return
     if st.last_step.ends_at_once:
         _ended_early(st, f"step/start {turn}.{step}")
     elif st.last_step.after == TEXT_ANSWER and st.phase == AFTER_STEP:
@@ -137,7 +191,7 @@ def before_end(st: CheckState, kind: str) -> bool:
                    "text, with no claim in between")
     elif st.last_step.ends_at_once and kind and kind not in (*ENDS_AFTER[after], *REPAIR_ENDS):
         _ended_early(st, f"turn/end {kind}")
-    else:
+    elif not _listener_edit_before_end(st, kind):
         return False
     st.last_step.settled()
     return True

@@ -46,17 +46,23 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
 
 def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     if st.last_step.ends_at_once:
-        outcome.before_edit(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step's turn/end comes next
+        # CANCEL-5: an aborted step's turn/end comes next; RESULT-7, STEP-4, DECIDE-6: a failed
+        # one's too, with only its agent/error listeners' edits before it (END-3).
+        outcome.before_public_edit(st, seq)
     # TURN-5, CANCEL-4: a send appends one message at the end (the report shows no wake field, so the
     # latch moves before the violations below: one call for the edit and the send it may be).
     target, start, removed_count, _, length_before, _, inserted, _ = effect
     send_shaped = removed_count is None and len(inserted) == 1 and start == length_before
     st.wake.public_edit(st.step is not None, send_shaped, st.turn is not None, target == NEXT_TURN)
     broke_boundary = st.phase == CLAIM_DUE
-    if broke_boundary:
-        where = TURN_START if st.steps_in_turn == 0 else f"step/end {st.turn}.{st.steps_in_turn}"
+    if broke_boundary and st.steps_in_turn > 0:
+        # END-3: the step may have failed, and its agent/error listener edited before its turn/end.
+        outcome.edit_at_boundary(st, seq, f"a public edit at seq {seq} before the boundary's claim "
+                                 f"(after step/end {st.turn}.{st.steps_in_turn} the inbox held {st.pending_text()})")
+        broke_boundary = False
+    elif broke_boundary:
         st.violate("CLAIM-6", f"a public edit at seq {seq} before the boundary's claim",
-                   f"after {where} the inbox held {st.pending_text()}")
+                   f"after {TURN_START} the inbox held {st.pending_text()}")
     st.inbox.commit(effect)
     if broke_boundary:
         _resync_due(st)
@@ -80,8 +86,10 @@ def _on_claim(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     first = st.steps_in_turn == 0
     target, start, _, _, length_before, taken, _, removed = effect
     phase = st.phase
-    if phase in (CLAIM_DUE, AFTER_STEP) and st.last_step.ends_at_once:
-        outcome.before_claim(st)  # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step claims nothing
+    if phase in (CLAIM_DUE, AFTER_STEP) and (st.last_step.ends_at_once or st.last_step.listener_edit):
+        # RESULT-7, STEP-4, DECIDE-6: an aborted or failed step claims nothing; END-3: after an edit
+        # only a failed step's listener makes, the claim shows the step did not fail.
+        outcome.before_claim(st, seq)
     if phase == AFTER_STEP:
         outcome.claim_after_stopping(st)  # DECIDE-6: only turn-stopping lets input in before this claim
     # TURN-5, CANCEL-4: the loop checks for an abort before every claim; a send before it latched nothing.
