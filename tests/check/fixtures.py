@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from check.log_mutations import Log
 from loopspec.check.inbox_track import SpliceEffect
 from loopspec.data.errors import CommandRefused
-from loopspec.data.json_value import freeze
+from loopspec.data.json_value import freeze, thaw
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import Notification
 from loopspec.inbox.fold import apply
@@ -23,8 +23,8 @@ from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import SPLICED
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
-from loopspec.loop.lifecycle import step
-from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.loop.lifecycle import advance, step
+from loopspec.loop.phases import DECIDING, HOPS, IDLE, STEPPING, STOPPING
 from loopspec.loop.state import Agent
 
 
@@ -125,15 +125,24 @@ def log_records(agent: Agent) -> Log:
 
 
 def random_model_run(data: st.DataObject) -> tuple[Agent, list[Record]]:
-    """Random commands through the model; its log and a live stream of what it emitted."""
+    """Random commands through the model; its log and a live stream of what it emitted.
+
+    A command may stop the loop at the first hop it passes (``fine``), where calls land until the
+    loop goes on by itself (``advance``): the real loop's own grain (spec/loop-grain.md)."""
     agent = Agent()
     live: list[Record] = []
     for _ in range(data.draw(st.integers(1, 60))):
         # Mostly the environment's answer at the current await point, so turns run to their end;
         # input, edits, cancels and restarts in between.
         roll = data.draw(st.integers(0, 99))
+        fine = data.draw(st.integers(0, 3)) == 0
         phase_answer = answers.get(agent.phase)
         command: cmd.Command
+        if agent.phase in HOPS and roll < 60:
+            transition = advance(agent, fine=fine)
+            live += _live_records(transition.trace, len(agent.log))
+            agent = transition.agent
+            continue
         if phase_answer is not None and roll < 70:
             command = data.draw(phase_answer)
         elif roll < 90:
@@ -143,7 +152,7 @@ def random_model_run(data: st.DataObject) -> tuple[Agent, list[Record]]:
         else:
             command = cmd.Restart()
         try:
-            transition = step(agent, command)
+            transition = step(agent, command, fine=fine)
         except CommandRefused:
             continue
         if isinstance(command, cmd.Restart) and agent.phase == IDLE and roll % 2:
@@ -156,6 +165,14 @@ def random_model_run(data: st.DataObject) -> tuple[Agent, list[Record]]:
         elif isinstance(command, cmd.Restart):
             # The process died here; its successor records again after repair and end-seed.
             live += [{"kind": "note", "text": "killed", "crash": True}, {"kind": "note", "text": "resumed"}]
+        elif isinstance(command, cmd.Cancel):
+            # A cancel is a call the stream records (CHAIN-1 reads it: a chain stops only for one).
+            args: Record = {"cause": thaw(command.cause), **({"keepInbox": True} if command.keep_inbox else {})}
+            before, after = len(agent.log), len(transition.agent.log)
+            live += [{"kind": "op-begin", "op": "cancel", "args": args, "nextSeq": before},
+                     *_live_records(transition.trace, before),
+                     {"kind": "op-end", "op": "cancel", "args": args, "nextSeqBefore": before,
+                      "nextSeqAfter": after, "result": None}]
         else:
             live += _live_records(transition.trace, len(agent.log))
         agent = transition.agent

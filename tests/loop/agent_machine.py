@@ -53,7 +53,7 @@ from loop.lifecycle_witness import (
 from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import JsonObject, freeze, thaw
 from loopspec.data.messages import MessageId
-from loopspec.data.notifications import Claimed, StatusChanged
+from loopspec.data.notifications import AgentError, Claimed, StatusChanged
 from loopspec.inbox.fold import replay
 from loopspec.inbox.operations import send_insert
 from loopspec.log.events import SessionEvent
@@ -63,7 +63,7 @@ from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
 from loopspec.loop.lifecycle import rows_for
-from loopspec.loop.phases import DECIDING, HOPS, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, STEPPING, STOPPING
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.vectors.case import CaseSpec, build_case
@@ -173,6 +173,11 @@ class AgentMachine(RuleBasedStateMachine):
             if e.type == TURN_END and self.witness.steps and reason in [freeze({"kind": k}) for k in NORMAL]:
                 assert reason == freeze({"kind": self.ends}), "RESULT-1: the turn ends with its steps' reason"
             self.witness.feed(e)
+        if tr.agent.phase == FAILING and before.phase != FAILING:
+            # Stopped after agent/error: the witness reads the turn and step it names; the error's
+            # text it checks against the turn/end that follows.
+            assert isinstance(tr.trace[-1], AgentError), "END-2: the hop after agent/error follows it"
+            self.witness.failed(tr.trace[-1])
         # the exact emission order, records and notifications (a turn's sequel may wait at a hop)
         assert list(tr.trace) == self.witness.close(at_hop=tr.agent.phase in HOPS)
         assert tr.events == events[start:] == tuple(x for x in tr.trace if isinstance(x, SessionEvent))

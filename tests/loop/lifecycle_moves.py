@@ -16,7 +16,7 @@ from loopspec.data.json_value import freeze
 from loopspec.data.messages import InboxTarget, MessageId, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as lsn
-from loopspec.loop.phases import CHAINING, DECIDED, DECIDING, DECISION_RETURNED, ENDING, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, HOPS, IDLE, STEPPING, STOPPING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 
@@ -147,7 +147,7 @@ def hop_moves() -> dict[str, Moves]:
 
 
 MOVES = {**{phase: moves(answer) for phase, answer in ANSWERS.items()},
-         **dict.fromkeys((DECIDED, DECISION_RETURNED, CHAINING, ENDING), hop_moves())}
+         **dict.fromkeys(HOPS, hop_moves())}
 _FIRST_STEP = (cmd.followup(UserMessage.create("a")), cmd.Decide())
 _CHAINING = (cmd.followup(UserMessage.create("a")), cmd.followup(UserMessage.create("b")), cmd.Decide(), cmd.Stop(),
              Fine(cmd.TurnStopping()))
@@ -203,7 +203,7 @@ WEIGHTS = {
     DECIDING: ("answer",) * 6 + ("send", *RARE, *HOPPING),
     STEPPING: ("answer",) * 6 + ("send", "inject", "steer, answer", *RARE, *HOPPING),
     STOPPING: ("answer",) * 3 + ("wake", "inject", "edit", "steer at turn stopping, enter nothing", *RARE, *HOPPING),
-    **dict.fromkeys((DECIDED, DECISION_RETURNED, CHAINING, ENDING), (
+    **dict.fromkeys(HOPS, (
         "go on", "go on", "go on to the next hop", "send", "wake", "edit", "cancel", "cancel", "cancel, wake",
         "remove", "restart", "answer out of phase")),
 }

@@ -16,7 +16,7 @@ import json
 
 import attrs
 
-from loopspec.data.json_value import JsonObject, Thawed, freeze, thaw
+from loopspec.data.json_value import Frozen, JsonObject, Thawed, freeze, thaw
 from loopspec.data.messages import EMPTY_INBOX, InboxState, InboxTarget, MessageId, UserMessage
 from loopspec.data.notifications import AgentError, Claimed, Discarded, Inserted, Notification, StatusChanged
 from loopspec.inbox.fold import apply as fold_apply
@@ -135,6 +135,9 @@ class LogWitness:
     ended: tuple[bool, bool] | None = None  # (may chain, may latch) of a turn/end awaiting its sequel
     hop_abort: object = None  # after a turn/end: the cause the driver is aborted with (its turn's, or a cancel's)
     turn_abort: object = None  # a cancel that landed at a hop of the open turn (the end may not say so)
+    # The agent/error a command emitted before it stopped at the hop ahead of the error turn/end
+    # (spec/loop-grain.md row 18): that end owes it no second time, and carries its error.
+    announced_error: Frozen = None
     last_type: str | None = None
     need_seed: bool = False
     status: str = "idle"
@@ -241,8 +244,13 @@ class LogWitness:
         assert kind != "blocked" or self.quiet, "DECIDE-5: a reject opens no step at its boundary"
         assert kind not in NORMAL or not self.after_step_end or not self.inbox.next_step, "RESULT-5"
         assert kind != "max-tokens" or self.steps > 0, "RESULT-1"
-        if kind == "error":
+        if kind == "error" and self.announced_error is not None:
+            assert reason["error"] == self.announced_error, "END-2: the end carries the error agent/error named"
+        elif kind == "error":
             self.owed.append(AgentError(turn, self.steps, reason["error"]))  # END-2, DECIDE-7
+        else:  # or a crash lands there, and repair closes the turn
+            assert self.announced_error is None or kind == "interrupted", "END-3: after agent/error, an error end"
+        self.announced_error = None
         cause = reason.get("reason")
         assert kind != "aborted" or (isinstance(cause, JsonObject) and isinstance(cause.get("kind"), str))
         self.need_seed = kind == "interrupted"
@@ -271,6 +279,17 @@ class LogWitness:
         elif isinstance(command, cmd.Send) and command.wake and self.hop_abort not in (None, DISPOSED):
             may_latch = True
         self.ended = (may_chain, may_latch)
+
+    def failed(self, error: AgentError) -> None:
+        """The command stopped at the hop after ``agent/error`` (the log cannot show it before the
+        turn/end): the open turn failed, at its last opened step, with this error (END-2)."""
+        assert self.turn is not None, "END-2: agent/error with no open turn"
+        assert self.step is None, "STEP-2: a step closes before agent/error"
+        assert (error.turn, error.step) == (self.turn, self.steps), "END-2: agent/error names the last opened step"
+        assert self.announced_error is None
+        self.owed.append(error)
+        self.announced_error = error.error
+        self.due = []  # CLAIM-6: a failed step claims nothing; its end comes next (END-3)
 
     def close(self, at_hop: bool = False) -> list[Item]:
         """End of one command: a turn/end with no sequel parked the agent, unless the command stopped

@@ -10,7 +10,9 @@ under ``tests/reproduce/recordings``:
 * ``claimed_listener_steers_between_claims``: the claim takes two messages and the listener steers
   at the first ``claimed``: the second comes after the steer's records;
 * ``status_idle_listener_follows_up``: the listener of ``idle`` sends a follow-up, which starts the
-  next turn inside the listener's call.
+  next turn inside the listener's call;
+* ``error_listener_follows_up``: a step fails and the listener of ``agent/error`` follows up before
+  the turn's error end: the call lands at the model's hop ``failing`` (decisions.md G18).
 
 They reproduce and pass ``check --live``.  Those of ``recordings/unusable`` cannot be reproduced
 (a listener of ``running`` cancels or removes between the waking send's splice and its turn
@@ -32,7 +34,8 @@ from reproduce import recording_copies as copies
 
 REPRODUCING = ("claimed_listener_steers", "claimed_listener_steers_at_step_boundary",
                "claimed_listener_steers_between_claims", "status_idle_listener_follows_up",
-               "inserted_listener_removes_the_injected_message", "discarded_listener_follows_up")
+               "inserted_listener_removes_the_injected_message", "discarded_listener_follows_up",
+               "error_listener_follows_up")
 UNUSABLE = copies.REAL_RUNS / "unusable"
 
 
@@ -77,15 +80,14 @@ def test_a_call_between_a_sends_splice_and_its_turn_start_is_unusable_and_checks
     assert _live_violations(files) == []
 
 
-@pytest.mark.rule("INPUT-2", "END-2", "CHAIN-1")
+@pytest.mark.rule("INPUT-2")
 @pytest.mark.parametrize(("name", "within", "line", "owed"), [
     ("inserted_listener_injects_during_a_waking_send", "agent/inbox/inserted", 4, "turn/start"),
-    ("error_listener_follows_up", "agent/error", 18, "turn/end"),
 ])
 def test_a_listeners_call_inside_its_causes_one_transition_is_unusable_and_checks(
         tmp_path: Path, name: str, within: str, line: int, owed: str) -> None:
-    """F10: an inserted listener between a waking send's splice and its wake, an agent/error one
-    between a failure's error and its turn's end; the live stream is valid all the same."""
+    """F10: an inserted listener between a waking send's splice and its wake; the live stream is
+    valid all the same."""
     files = _files(name, tmp_path, source=UNUSABLE)
     outcome = reproduce(files)
     assert outcome.status == "unusable"

@@ -104,6 +104,9 @@ def _claim(target: InboxTarget) -> Callable[[Work, str], None]:
 
 
 def _failure(work: Work) -> Frozen:
+    # Held across the hop between agent/error and turn/end (FAILING), where a later command goes on.
+    if work.run.failure is not None:
+        return work.run.failure
     return rec.error_failure(work.raised or "", work.code)
 
 
@@ -125,7 +128,7 @@ END_REASONS: Mapping[str, Callable[[Work], Frozen]] = MappingProxyType({
 
 def _end_turn(work: Work, kind: str) -> None:
     work.write(rec.turn_end(work.run.turn, END_REASONS[kind](work)))
-    work.run = attrs.evolve(work.run, normal_exit=kind == "finished", batch=(), held=None)
+    work.run = attrs.evolve(work.run, normal_exit=kind == "finished", batch=(), held=None, failure=None)
 
 
 def _hold_answer(work: Work, _: str) -> None:
@@ -141,7 +144,9 @@ def _rearm(work: Work, _: str) -> None:
 
 def _agent_error(work: Work, _: str) -> None:
     # END-2: live agent/error with the last opened step, before the durable error turn/end.
-    work.notify(AgentError(work.run.turn, work.run.step, _failure(work)))
+    failure = _failure(work)
+    work.notify(AgentError(work.run.turn, work.run.step, failure))
+    work.run = attrs.evolve(work.run, failure=failure)  # its listeners act before the turn/end (FAILING)
 
 
 def _step_start(work: Work, _: str) -> None:

@@ -53,6 +53,7 @@ from loopspec.loop.phases import (
     DECIDING,
     DECISION_RETURNED,
     ENDING,
+    FAILING,
     HOPS,
     IDLE,
     INPUTS,
@@ -100,7 +101,7 @@ TABLE: tuple[Row, ...] = (
     # The pre-step checks for an abort as the waterfall settles; a throw goes to the turn's catch,
     # which checks too.
     Row(DECIDED, AUTO, "aborted", ("end-turn:aborted",), TURN_ENDED, ("CANCEL-3",)),
-    Row(DECIDED, AUTO, "raised", ("agent-error", "end-turn:error"), TURN_ENDED, ("DECIDE-7", "END-2")),
+    Row(DECIDED, AUTO, "raised", ("agent-error",), FAILING, ("DECIDE-7", "END-2")),
     Row(DECIDED, AUTO, "settled", (), DECISION_RETURNED, ("DECIDE-1",)),
     # The turn acts on a reject or an empty entry without another abort check; an entry checks first.
     Row(DECISION_RETURNED, AUTO, "reject", ("end-turn:blocked",), TURN_ENDED, ("DECIDE-5",)),
@@ -124,8 +125,7 @@ TABLE: tuple[Row, ...] = (
     Row(STEPPING, "step-result", "tool-call", ("call-tool",), STEPPING, ("RESULT-2", "REPAIR-1")),
     Row(STEPPING, "step-result", "tool-start", ("start-call",), STEPPING, ("RESULT-2", "REPAIR-1")),
     Row(STEPPING, "step-result", "tool-result", ("answer-call",), STEPPING, ("RESULT-2", "LOG-4")),
-    Row(STEPPING, "step-result", "failed", ("step-end", "agent-error", "end-turn:error"), TURN_ENDED,
-        ("RESULT-3", "STEP-2", "END-2")),
+    Row(STEPPING, "step-result", "failed", ("step-end", "agent-error"), FAILING, ("RESULT-3", "STEP-2", "END-2")),
     # A tool-calls answer's prelude already answered the pending calls and inserted the tools'
     # context after them (RESULT-2), so answer-calls finds nothing pending then.
     Row(STEPPING, "step-result", "finished", ("answer-calls", "step-end", "set-turn-ends"), BOUNDARY,
@@ -134,7 +134,10 @@ TABLE: tuple[Row, ...] = (
     Row(BOUNDARY, "auto", "stopping-due", (), STOPPING, ("RESULT-4",)),
     Row(BOUNDARY, "auto", "next-boundary", ("claim-step",), DECIDING, ("CLAIM-1", "CLAIM-6")),
     Row(STOPPING, "turn-stopping", "aborted", ("end-turn:aborted",), TURN_ENDED, ("CANCEL-3",)),
-    Row(STOPPING, "turn-stopping", "raised", ("agent-error", "end-turn:error"), TURN_ENDED, ("END-2",)),
+    Row(STOPPING, "turn-stopping", "raised", ("agent-error",), FAILING, ("END-2",)),
+    # agent/error's listeners ran inside the emit; the turn/end follows with no await, and whatever
+    # they did (a cancel included) leaves the end an error (spec/loop-grain.md row 18, END-3).
+    Row(FAILING, AUTO, "always", ("end-turn:error",), TURN_ENDED, ("END-2", "END-3")),
     Row(STOPPING, "turn-stopping", "finished", ("end-turn:finished",), TURN_ENDED, ("RESULT-4", "RESULT-5")),
     Row(STOPPING, "turn-stopping", "extended", ("claim-step",), DECIDING, ("RESULT-4", "CLAIM-1")),
     # ---- after turn/end: the turn decides at once whether it chains, then hops ----

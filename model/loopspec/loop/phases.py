@@ -23,6 +23,7 @@ from loopspec.loop.phase_names import DECIDED as DECIDED
 from loopspec.loop.phase_names import DECIDING as DECIDING
 from loopspec.loop.phase_names import DECISION_RETURNED as DECISION_RETURNED
 from loopspec.loop.phase_names import ENDING as ENDING
+from loopspec.loop.phase_names import FAILING as FAILING
 from loopspec.loop.phase_names import HOPS as HOPS
 from loopspec.loop.phase_names import IDLE as IDLE
 from loopspec.loop.phase_names import PHASES as PHASES

@@ -33,7 +33,9 @@ class RunningTurn:
     * ``normal_exit`` — the just-written ``turn/end`` was a normal end (``finished``), read by the
       ``turn-ended`` choice (CHAIN-1);
     * ``held`` — at a hop after the pre-step, what the listeners answered and the loop has not
-      acted on yet: the decision, or what they threw (spec/loop-grain.md row 6).
+      acted on yet: the decision, or what they threw (spec/loop-grain.md row 6);
+    * ``failure`` — at the hop after ``agent/error``, the failure its ``turn/end error`` carries
+      (spec/loop-grain.md row 18).
     """
 
     turn: int
@@ -47,6 +49,7 @@ class RunningTurn:
     announced: int = 0
     normal_exit: bool = False
     held: HeldAnswer | None = None
+    failure: Frozen = None
 
 
 @attrs.frozen

@@ -8,9 +8,11 @@ reading only when the cause had written all of its durable events by then: the c
 call made right after the cause, which the model takes as the next command, and what the cause
 still owed were notifications (a claim of several messages: the later ``claimed``), which the
 real emit delivers after its listener returns, so they are set aside until the call's ``op-end``.
-When the model still owes a durable event of the cause (a status of ``running`` is emitted after
-a waking send's splice and before its turn starts) no order of whole commands produces the run,
-and the recording is unusable, saying so.
+When the model still owes a durable event of the cause, the call lands at a hop if the model's
+transition passed one right after the notification (``agent/error``, before the error
+``turn/end``: spec/loop-grain.md row 18); otherwise (a status of ``running`` is emitted after a
+waking send's splice and before its turn starts) no order of commands produces the run, and the
+recording is unusable, saying so.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def on_notified_begin(engine: Engine, begin: r.OpBegin) -> None:
         engine.unusable(f"the {begin.within} listener's call {begin.label!r} is made while a "
                         "listener hook's answer is being replayed: the two cannot be ordered")
     durable = next((item for item in engine.pending if isinstance(item, SessionEvent)), None)
+    if durable is not None and engine.landed_at_a_hop():
+        durable = None  # the notification came right before a hop of the loop's own, and the call landed there
     if durable is not None:
         engine.unusable(
             f"the {begin.within} listener's call {begin.label!r} is made before {_cause(engine)} has written "

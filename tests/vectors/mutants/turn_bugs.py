@@ -164,7 +164,7 @@ MUTANTS: tuple[Mutant, ...] = (
            (effect_patch({"turn-start": _turn_start_keeps_step}),), _step_numbers_differ,
            unseen=_listener_reads_step),
     Mutant("failed-step-left-open", "STEP-2", "a failing step is never closed",
-           (table_patch(with_effects("stepping/step-result/failed", ("agent-error", "end-turn:error"))),),
+           (table_patch(with_effects("stepping/step-result/failed", ("agent-error",))),),
            lambda e, a: types(e).count("step/end") > types(a).count("step/end")),
     Mutant("user-message-before-step-start", "STEP-3", "entered messages are written before step/start",
            (table_patch(with_effects("decision-returned/auto/enter", ("enter-messages", "step-start"))),),
