@@ -63,7 +63,7 @@ from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
 from loopspec.loop.lifecycle import rows_for
-from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, STARTING, STEPPING, STOPPING
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.vectors.case import CaseSpec, build_case
@@ -178,6 +178,8 @@ class AgentMachine(RuleBasedStateMachine):
             # text it checks against the turn/end that follows.
             assert isinstance(tr.trace[-1], AgentError), "END-2: the hop after agent/error follows it"
             self.witness.failed(tr.trace[-1])
+        if tr.agent.phase == STARTING and before.phase != STARTING:
+            self.witness.starting()
         # the exact emission order, records and notifications (a turn's sequel may wait at a hop)
         assert list(tr.trace) == self.witness.close(at_hop=tr.agent.phase in HOPS)
         assert tr.events == events[start:] == tuple(x for x in tr.trace if isinstance(x, SessionEvent))

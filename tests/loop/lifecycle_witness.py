@@ -291,6 +291,16 @@ class LogWitness:
         self.announced_error = error.error
         self.due = []  # CLAIM-6: a failed step claims nothing; its end comes next (END-3)
 
+    def starting(self) -> None:
+        """The command stopped at the hop after a driver started (its running status emitted, its
+        turn/start not written: spec/loop-grain.md row 2); a latched wake's replay went idle first."""
+        assert self.turn is None, "INPUT-2: a driver starts with no turn open"
+        assert self.ended is None or (not self.ended[0] and self.ended[1]), "CANCEL-4: only a latch restarts"
+        self._status("idle")  # STATUS-1: a replayed latch passes idle (no change from idle is emitted)
+        self._status("running")  # INPUT-2: running before turn/start
+        # A turn/start may follow unless a call there stops it (landed); nothing is latched yet.
+        self.ended, self.hop_abort = (True, False), None
+
     def close(self, at_hop: bool = False) -> list[Item]:
         """End of one command: a turn/end with no sequel parked the agent, unless the command stopped
         at the hop after it, where the sequel is still to come.  Returns what was owed."""

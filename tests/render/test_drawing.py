@@ -81,6 +81,9 @@ def test_the_models_notifications_sit_where_it_emitted_them(tmp_path: Path, data
     bars = {(b.id, b.inserted): b for b in timeline.bars}
     left = {(b.id, b.left): b for b in timeline.bars if b.left is not None}
     for notice in timeline.notices:
+        if notice.kind == "op":  # a cancel, drawn from its op-begin to its op-end
+            assert notice.end_seq is not None
+            continue
         record = json.loads(notice.json)
         message = record.get("message", {}).get("id")
         if notice.type == "agent/inbox/inserted":
@@ -93,7 +96,7 @@ def test_the_models_notifications_sit_where_it_emitted_them(tmp_path: Path, data
             assert claimed
             assert claimed[-1].turn == record["turn"]
     assert_drawn_faithfully(render_svg(timeline))
-    assert len(timeline.notices) == sum(1 for r in live if r["kind"] in ("live", "note"))
+    assert len(timeline.notices) == sum(1 for r in live if r["kind"] in ("live", "note", "op-end"))
 
 
 def test_a_crashed_process_records_are_drawn_at_the_crash_and_marked(tmp_path: Path) -> None:

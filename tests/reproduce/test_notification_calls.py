@@ -12,11 +12,14 @@ under ``tests/reproduce/recordings``:
 * ``status_idle_listener_follows_up``: the listener of ``idle`` sends a follow-up, which starts the
   next turn inside the listener's call;
 * ``error_listener_follows_up``: a step fails and the listener of ``agent/error`` follows up before
-  the turn's error end: the call lands at the model's hop ``failing`` (decisions.md G18).
+  the turn's error end: the call lands at the model's hop ``failing`` (decisions.md G18);
+* ``status_listener_cancels`` and ``status_listener_removes``: the listener of ``running`` cancels
+  (no turn starts) or removes the waking message (a turn claims nothing) between the waking send's
+  splice and its turn start: the call lands at the model's hop ``starting`` (decisions.md G19).
 
-They reproduce and pass ``check --live``.  Those of ``recordings/unusable`` cannot be reproduced
-(a listener of ``running`` cancels or removes between the waking send's splice and its turn
-start): ``reproduce`` says why, while ``check --live`` accepts them, as it must a real run.
+They reproduce and pass ``check --live``.  The one of ``recordings/unusable`` cannot be reproduced
+(a listener of ``inserted`` injects between the waking send's splice and its running status):
+``reproduce`` says why, while ``check --live`` accepts it, as it must a real run.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from reproduce import recording_copies as copies
 REPRODUCING = ("claimed_listener_steers", "claimed_listener_steers_at_step_boundary",
                "claimed_listener_steers_between_claims", "status_idle_listener_follows_up",
                "inserted_listener_removes_the_injected_message", "discarded_listener_follows_up",
-               "error_listener_follows_up")
+               "error_listener_follows_up", "status_listener_cancels", "status_listener_removes")
 UNUSABLE = copies.REAL_RUNS / "unusable"
 
 
@@ -64,20 +67,16 @@ def test_a_claim_delivers_its_later_notifications_after_the_listeners_call(tmp_p
     assert rows[steer_end + 2] == {**rows[steer_end + 2], "kind": "op-end", "op": "followup"}
 
 
-@pytest.mark.rule("INPUT-2", "STATUS-1")
-@pytest.mark.parametrize(("name", "call", "op_end"), [("status_listener_cancels", "cancel", 9),
-                                                      ("status_listener_removes", "inbox.remove", 10)])
-def test_a_call_between_a_sends_splice_and_its_turn_start_is_unusable_and_checks(
-        tmp_path: Path, name: str, call: str, op_end: int) -> None:
-    files = _files(name, tmp_path, source=UNUSABLE)
-    outcome = reproduce(files)
-    assert outcome.status == "unusable"
-    assert outcome.problem is not None
-    assert outcome.problem.line == 5  # the listener's op-begin, right after agent/status running
-    assert f"the agent/status listener's call {call!r} is made before the call 'followup' (its op-end on line " \
-           f"{op_end}) has written everything" in outcome.problem.message
-    assert "'type': 'turn/start'" in outcome.problem.message
-    assert _live_violations(files) == []
+@pytest.mark.rule("INPUT-2", "CANCEL-3", "STATUS-1")
+def test_a_running_listeners_cancel_starts_no_turn(tmp_path: Path) -> None:
+    """The cancel lands at the hop starting: the driver's turn checks for the abort before its
+    turn/start, so the log holds the send's splice and the cancel's clear, and the agent goes idle."""
+    files = _files("status_listener_cancels", tmp_path)
+    assert [row["type"] for row in copies.lines_of(files.events)] == ["agent/inbox/spliced", "agent/inbox/spliced"]
+    rows = copies.lines_of(files.live)
+    statuses = [row["status"] for row in rows if row.get("type") == "agent/status"]
+    assert statuses == ["running", "idle"]
+    copies.assert_reproduces_and_checks(files)
 
 
 @pytest.mark.rule("INPUT-2")

@@ -88,6 +88,12 @@ def _status(status: Status) -> Callable[[Work, str], None]:
     return effect
 
 
+def _start_driver(work: Work, _: str) -> None:
+    # INPUT-2, CANCEL-4: the driver's running phase and its abort signal exist before its turn does
+    # (its running status is emitted, and its listeners act, before turn/start: loop-grain row 2).
+    work.agent = attrs.evolve(work.agent, running=RunningTurn(work.agent.last_turn))
+
+
 def _turn_start(work: Work, _: str) -> None:
     turn = work.agent.last_turn + 1  # TURN-1: session-global numbering
     work.agent = attrs.evolve(work.agent, last_turn=turn, running=RunningTurn(turn))
@@ -285,6 +291,7 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "latch": _latch,
     "clear-unless-keep": _clear_unless_keep,
     "abort": _abort,
+    "start-driver": _start_driver,
     "status-running": _status("running"),
     "status-idle": _status("idle"),
     "turn-start": _turn_start,

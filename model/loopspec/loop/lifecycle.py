@@ -59,6 +59,7 @@ from loopspec.loop.phases import (
     INPUTS,
     PHASES,
     RUNNING,
+    STARTING,
     STEPPING,
     STOPPING,
     TURN_ENDED,
@@ -90,9 +91,9 @@ def _running_rows() -> tuple[Row, ...]:
 TABLE: tuple[Row, ...] = (
     Row(IDLE, "edit", "always", ("edit",), IDLE, ("SPLICE-1",)),
     Row(IDLE, "send", "always", ("insert",), IDLE, ("INPUT-1",)),
-    # INPUT-2, TURN-4: status, then turn/start, then the first boundary's claim, all in the send.
-    Row(IDLE, "send-wake", "always", ("insert", "status-running", "turn-start", "claim-turn"), DECIDING,
-        ("INPUT-2", "TURN-4", "CLAIM-1")),
+    # INPUT-2: the driver starts and its status is emitted in the send; its listeners act there,
+    # then turn/start and the first boundary's claim follow with no await (the hop starting).
+    Row(IDLE, "send-wake", "always", ("insert", "start-driver", "status-running"), STARTING, ("INPUT-2",)),
     Row(IDLE, "cancel", "always", ("clear-unless-keep",), IDLE, ("CANCEL-2",)),
     Row(IDLE, "restart", "always", ("repair", "end-seed", "reload"), IDLE, ("REPAIR-2", "REPAIR-4")),
     *_running_rows(),
@@ -146,10 +147,14 @@ TABLE: tuple[Row, ...] = (
     # The next turn checks for an abort before its turn/start: only a cancel landing here stops it.
     Row(CHAINING, AUTO, "not-aborted", ("turn-start", "claim-turn"), DECIDING, ("CHAIN-1", "TURN-1")),
     Row(CHAINING, AUTO, "aborted", (), ENDING, ("CHAIN-1", "CANCEL-3")),
-    # The driver goes idle, then replays a wake latched after an abort, or parks.
-    Row(ENDING, AUTO, "latched", ("status-idle", "status-running", "turn-start", "claim-turn"), DECIDING,
+    # The driver goes idle, then replays a wake latched after an abort (a new driver), or parks.
+    Row(ENDING, AUTO, "latched", ("status-idle", "start-driver", "status-running"), STARTING,
         ("CANCEL-4", "STATUS-1")),
     Row(ENDING, AUTO, "park", ("status-idle",), IDLE, ("CHAIN-2", "STATUS-1")),
+    # A started driver's turn checks for an abort before its turn/start: a cancel by a listener of
+    # its running status (or landing there) ends it with no turn (loop-grain row 2).
+    Row(STARTING, AUTO, "not-aborted", ("turn-start", "claim-turn"), DECIDING, ("INPUT-2", "TURN-4", "CLAIM-1")),
+    Row(STARTING, AUTO, "aborted", (), ENDING, ("CANCEL-3", "STATUS-1")),
 )
 
 
@@ -160,7 +165,7 @@ TABLE: tuple[Row, ...] = (
 # exploration leave these out; the stateful tests and ``reproduce`` reach them.
 ROWS_ONLY_AT_HOPS: frozenset[str] = frozenset(
     [r.key for r in TABLE if r.phase in HOPS and r.input != AUTO]
-    + [f"{DECISION_RETURNED}/{AUTO}/enter-aborted", f"{CHAINING}/{AUTO}/aborted"])
+    + [f"{DECISION_RETURNED}/{AUTO}/enter-aborted", f"{CHAINING}/{AUTO}/aborted", f"{STARTING}/{AUTO}/aborted"])
 
 
 # The inputs that answer an await point, and the prelude each runs before its rows' guards are read.

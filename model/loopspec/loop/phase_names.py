@@ -14,10 +14,11 @@ BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
 # can still land.  The waterfall settled, the pre-step has not checked for an abort (row 6); the
 # pre-step returned its decision, the turn has not acted on it (row 6); a turn ended and chains,
 # its successor not started (row 19); a turn ended and does not chain, the agent not idle yet (row 20);
-# the turn failed and emitted agent/error, whose listeners act before its turn/end (row 18).
+# the turn failed and emitted agent/error, whose listeners act before its turn/end (row 18); a
+# driver started and emitted its running status, whose listeners act before its turn/start (row 2).
 DECIDED, DECISION_RETURNED, CHAINING, ENDING = "decided", "decision-returned", "chaining", "ending"
-FAILING = "failing"
+FAILING, STARTING = "failing", "starting"
 PHASES = (IDLE, DECIDING, STEPPING, STOPPING)
 CHOICES = (BOUNDARY, TURN_ENDED)
-HOPS = (DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING)
+HOPS = (DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING)
 RUNNING = (DECIDING, STEPPING, STOPPING, *HOPS)

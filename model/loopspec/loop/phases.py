@@ -28,6 +28,7 @@ from loopspec.loop.phase_names import HOPS as HOPS
 from loopspec.loop.phase_names import IDLE as IDLE
 from loopspec.loop.phase_names import PHASES as PHASES
 from loopspec.loop.phase_names import RUNNING as RUNNING
+from loopspec.loop.phase_names import STARTING as STARTING
 from loopspec.loop.phase_names import STEPPING as STEPPING
 from loopspec.loop.phase_names import STOPPING as STOPPING
 from loopspec.loop.phase_names import TURN_ENDED as TURN_ENDED

@@ -12,10 +12,11 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages
 from loopspec.data.notifications import Notification, Status
 from loopspec.log.events import SessionEvent
 from loopspec.log.session import SessionLog
-from loopspec.loop.phases import CHAINING, ENDING, IDLE
+from loopspec.loop.phases import CHAINING, ENDING, IDLE, STARTING
 from loopspec.loop.pre_step import PreStepDecision
 
-ENDED_HOPS = (CHAINING, ENDING)  # the hops after a turn/end
+# The hops where the driver runs with no turn open: after a turn/end, or started and before its turn/start.
+NO_TURN_HOPS = (CHAINING, ENDING, STARTING)
 
 
 @attrs.frozen
@@ -86,7 +87,7 @@ class Agent:
 
     def lifecycle_view(self) -> LifecycleView:
         run = self.running
-        if run is None or self.phase in ENDED_HOPS:  # after turn/end the driver runs, but no turn is open
+        if run is None or self.phase in NO_TURN_HOPS:  # the driver runs, but no turn is open
             return LifecycleView(self.last_turn)
         return LifecycleView(self.last_turn, run.turn, run.step if run.step_open else None, run.step)
 

@@ -144,8 +144,9 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("inject-wakes", "INPUT-1", "inject wakes the agent like steer",
            (Patch(model_lifecycle, "classify", _classify_inject_wakes),), _inject_woke),
     Mutant("status-after-claim", "INPUT-2", "agent/status running is emitted after the first claim",
-           (table_patch(with_effects("idle/send-wake/always",
-                                     ("insert", "turn-start", "claim-turn", "status-running"))),),
+           (table_patch(lambda table: with_effects("starting/auto/not-aborted", (
+               "turn-start", "claim-turn", "status-running"))(with_effects("idle/send-wake/always", (
+                   "insert", "start-driver"))(table))),),
            _status_after_claim),
     Mutant("refused-followup-still-wakes", "INPUT-3", "a refused insertion is ignored and the send still wakes",
            (effect_patch({"insert": _insert_ignoring_refusal}),), h.accepted_instead),
