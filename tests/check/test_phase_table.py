@@ -165,10 +165,11 @@ CHOOSER_ANSWERS: dict[str, Callable[[str], set[str]]] = {
 }
 
 
-# Answers only a real writer's log reaches, and an example log of it: a turn that starts owing no
-# claim needs a running listener to remove the waking message first (F10, decisions.md J2).
+# Answers only a real writer's log, or the model stopped at a hop, reaches, and an example log of it:
+# a turn that starts owing no claim needs a running listener to remove the waking message first
+# (F15: the model's hop starting, where the exploration's commands never stop; decisions.md G19).
 VARIANT_ANSWERS: dict[tuple[Pair, str], tuple[str, str]] = {
-    ((IDLE, TURN_START), DECIDING): ("a running listener removes the waking message (F10)",
+    ((IDLE, TURN_START), DECIDING): ("a running listener removes the waking message (F15)",
                                      "S08-wake-whose-message-was-removed"),
 }
 

@@ -15,11 +15,12 @@ under ``tests/reproduce/recordings``:
   the turn's error end: the call lands at the model's hop ``failing`` (decisions.md G18);
 * ``status_listener_cancels`` and ``status_listener_removes``: the listener of ``running`` cancels
   (no turn starts) or removes the waking message (a turn claims nothing) between the waking send's
-  splice and its turn start: the call lands at the model's hop ``starting`` (decisions.md G19).
+  splice and its turn start: the call lands at the model's hop ``starting`` (decisions.md G19);
+* ``inserted_listener_injects_during_a_waking_send``: the listener of the waking message's
+  ``inserted`` injects before the driver starts, the agent still idle, and the claim takes the
+  injected message first: the call lands at the model's hop ``waking`` (decisions.md G20).
 
-They reproduce and pass ``check --live``.  The one of ``recordings/unusable`` cannot be reproduced
-(a listener of ``inserted`` injects between the waking send's splice and its running status):
-``reproduce`` says why, while ``check --live`` accepts it, as it must a real run.
+They reproduce and pass ``check --live``.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ from reproduce import recording_copies as copies
 REPRODUCING = ("claimed_listener_steers", "claimed_listener_steers_at_step_boundary",
                "claimed_listener_steers_between_claims", "status_idle_listener_follows_up",
                "inserted_listener_removes_the_injected_message", "discarded_listener_follows_up",
-               "error_listener_follows_up", "status_listener_cancels", "status_listener_removes")
-UNUSABLE = copies.REAL_RUNS / "unusable"
+               "error_listener_follows_up", "status_listener_cancels", "status_listener_removes",
+               "inserted_listener_injects_during_a_waking_send")
 
 
 Rows = copies.Rows
@@ -77,24 +78,6 @@ def test_a_running_listeners_cancel_starts_no_turn(tmp_path: Path) -> None:
     statuses = [row["status"] for row in rows if row.get("type") == "agent/status"]
     assert statuses == ["running", "idle"]
     copies.assert_reproduces_and_checks(files)
-
-
-@pytest.mark.rule("INPUT-2")
-@pytest.mark.parametrize(("name", "within", "line", "owed"), [
-    ("inserted_listener_injects_during_a_waking_send", "agent/inbox/inserted", 4, "turn/start"),
-])
-def test_a_listeners_call_inside_its_causes_one_transition_is_unusable_and_checks(
-        tmp_path: Path, name: str, within: str, line: int, owed: str) -> None:
-    """F10: an inserted listener between a waking send's splice and its wake; the live stream is
-    valid all the same."""
-    files = _files(name, tmp_path, source=UNUSABLE)
-    outcome = reproduce(files)
-    assert outcome.status == "unusable"
-    assert outcome.problem is not None
-    assert outcome.problem.line == line
-    assert f"the {within} listener's call" in outcome.problem.message
-    assert f"'type': '{owed}'" in outcome.problem.message
-    assert _live_violations(files) == []
 
 
 def _steer_dropped(rows: Rows) -> Rows:

@@ -127,3 +127,24 @@ def test_a_heard_record_after_an_unheard_one_is_a_difference(tmp_path: Path, nam
     files.live.write_text("".join(json.dumps(row) + "\n" for i, row in enumerate(rows) if i != marker),
                           encoding="utf-8")
     assert reproduce(files).status == "different"
+
+
+@pytest.mark.rule("CANCEL-3", "REPAIR-1", "LOG-5")
+def test_a_graceful_teardown_answers_the_await_point_it_waits_at(tmp_path: Path) -> None:
+    """Seed 67 of the random lifecycles (decisions.md G21): the shutdown lands right after the model's
+    stream failed; the teardown's cancel is recorded, then the request-error hook returns and the
+    loop ends the turn aborted {disposed} with the observer detached.  The next process finds the
+    turn closed; the model answers the step from the log before it restarts, so it repairs nothing."""
+    files = _files("shutdown_while_a_failed_stream_is_handled", tmp_path)
+    rows, events = lines_of(files.live), lines_of(files.events)
+    note = row_index(rows, kind="note", crash=False)
+    marked = {row["seq"] for row in rows if row.get("kind") == "durable"}
+    after = rows[note]["nextSeq"]
+    assert isinstance(after, int)
+    end = next(e for e in events if e["type"] == "turn/end" and isinstance(e["seq"], int) and e["seq"] >= after)
+    assert end["seq"] not in marked, "the teardown's turn/end is in the log, unmarked"
+    data = end["data"]
+    assert isinstance(data, dict)
+    assert data["reason"] == {"kind": "aborted", "reason": {"kind": "disposed"}}
+    assert rows[note - 1] == {"kind": "durable", "seq": after - 1, "type": "assistant/chunk"}
+    assert_reproduces_and_checks(files)

@@ -135,8 +135,11 @@ def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
         st.expect_end_seed = kind in REPAIR_ENDS
         return
     pending = st.nt_len() + st.ns_len() > 0
-    # CHAIN-1; CANCEL-4: a waking send into the aborted turn latches a wake, unless the abort is a disposal.
-    st.wake.turn_closed(kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending, kind == ABORTED and not disposed)
+    # CHAIN-1; CANCEL-4: a waking send into the aborted turn latches a wake, unless the abort is a
+    # disposal.  An error end may hide an abort: an agent/error listener's cancel leaves the end an
+    # error, and its follow-up after that latches (END-3, decisions G18).
+    st.wake.turn_closed(kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending,
+                        (kind == ABORTED and not disposed) or kind == ERROR)
     st.last_end = kind or "with an unreadable reason"
     if kind == ABORTED and disposed:
         st.last_end = "aborted by a disposal (cause disposed), which latches no wake"

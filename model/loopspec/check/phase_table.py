@@ -15,7 +15,7 @@ violation and re-synchronise the checker (``--all``) as the log says.  The test
 ``tests/check/test_phase_table.py`` holds the table against the model: every pair the model's
 exploration meets is a row, and every row, and every answer of a row's chooser, is reached by the
 model or by a named writer-variant log (a plugin through the session, decisions.md G12; a real
-listener, F10).
+listener, F15, which the model writes only when a call lands at a hop).
 """
 
 from __future__ import annotations

@@ -44,9 +44,11 @@ class WakeLatch(Tracker):
         self.send_since_end = self.chain = self.latch = self.nt_send_in_turn = self.quiet_since_step_end = False
         return cause
 
-    def turn_closed(self, chains: bool, aborted_not_disposed: bool) -> None:
+    def turn_closed(self, chains: bool, may_latch: bool) -> None:
+        """A ``turn/end``: it chains (CHAIN-1), or its signal may have been aborted by a cause other
+        than a disposal, so that a send into next-turn after the abort latched a wake (CANCEL-4)."""
         self.chain = chains
-        self.latch = aborted_not_disposed and self.nt_send_in_turn
+        self.latch = may_latch and self.nt_send_in_turn
         self.send_since_end = False
 
     def restarted(self) -> None:

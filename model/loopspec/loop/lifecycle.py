@@ -63,6 +63,7 @@ from loopspec.loop.phases import (
     STEPPING,
     STOPPING,
     TURN_ENDED,
+    WAKING,
     Prelude,
     Row,
 )
@@ -91,9 +92,10 @@ def _running_rows() -> tuple[Row, ...]:
 TABLE: tuple[Row, ...] = (
     Row(IDLE, "edit", "always", ("edit",), IDLE, ("SPLICE-1",)),
     Row(IDLE, "send", "always", ("insert",), IDLE, ("INPUT-1",)),
-    # INPUT-2: the driver starts and its status is emitted in the send; its listeners act there,
-    # then turn/start and the first boundary's claim follow with no await (the hop starting).
-    Row(IDLE, "send-wake", "always", ("insert", "start-driver", "status-running"), STARTING, ("INPUT-2",)),
+    # INPUT-1, INPUT-2: the send inserts its message, whose inserted listeners act while the agent
+    # is still idle (the hop waking); then the driver starts and its status is emitted, whose
+    # listeners act too (the hop starting); then turn/start and the first claim, with no await.
+    Row(IDLE, "send-wake", "always", ("insert",), WAKING, ("INPUT-1", "INPUT-2")),
     Row(IDLE, "cancel", "always", ("clear-unless-keep",), IDLE, ("CANCEL-2",)),
     Row(IDLE, "restart", "always", ("repair", "end-seed", "reload"), IDLE, ("REPAIR-2", "REPAIR-4")),
     *_running_rows(),
@@ -151,6 +153,15 @@ TABLE: tuple[Row, ...] = (
     Row(ENDING, AUTO, "latched", ("status-idle", "start-driver", "status-running"), STARTING,
         ("CANCEL-4", "STATUS-1")),
     Row(ENDING, AUTO, "park", ("status-idle",), IDLE, ("CHAIN-2", "STATUS-1")),
+    # At waking the agent is idle: an edit, a send or a cancel is an idle one, and a waking send
+    # starts the driver itself (the first send's wake then finds it running and does nothing).
+    Row(WAKING, "edit", "always", ("edit",), WAKING, ("SPLICE-1",)),
+    Row(WAKING, "send", "always", ("insert",), WAKING, ("INPUT-1",)),
+    Row(WAKING, "send-wake", "always", ("insert", "start-driver", "status-running"), STARTING, ("INPUT-2",)),
+    Row(WAKING, "cancel", "always", ("clear-unless-keep",), WAKING, ("CANCEL-2",)),
+    Row(WAKING, "restart", "always", ("repair", "end-seed", "reload"), IDLE, ("REPAIR-2", "REPAIR-4")),
+    # A wake sent while idle always starts the driver, even when its message is gone by then.
+    Row(WAKING, AUTO, "always", ("start-driver", "status-running"), STARTING, ("INPUT-2",)),
     # A started driver's turn checks for an abort before its turn/start: a cancel by a listener of
     # its running status (or landing there) ends it with no turn (loop-grain row 2).
     Row(STARTING, AUTO, "not-aborted", ("turn-start", "claim-turn"), DECIDING, ("INPUT-2", "TURN-4", "CLAIM-1")),

@@ -15,10 +15,13 @@ BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
 # pre-step returned its decision, the turn has not acted on it (row 6); a turn ended and chains,
 # its successor not started (row 19); a turn ended and does not chain, the agent not idle yet (row 20);
 # the turn failed and emitted agent/error, whose listeners act before its turn/end (row 18); a
-# driver started and emitted its running status, whose listeners act before its turn/start (row 2).
+# driver started and emitted its running status, whose listeners act before its turn/start (row 2);
+# a waking send from idle inserted its message, whose inserted listeners act before the driver
+# starts, the agent still idle (row 1).
 DECIDED, DECISION_RETURNED, CHAINING, ENDING = "decided", "decision-returned", "chaining", "ending"
-FAILING, STARTING = "failing", "starting"
+FAILING, STARTING, WAKING = "failing", "starting", "waking"
 PHASES = (IDLE, DECIDING, STEPPING, STOPPING)
 CHOICES = (BOUNDARY, TURN_ENDED)
-HOPS = (DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING)
-RUNNING = (DECIDING, STEPPING, STOPPING, *HOPS)
+HOPS = (DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING, WAKING)
+IDLE_PHASES = (IDLE, WAKING)  # no driver runs: the status is idle
+RUNNING = tuple(p for p in (DECIDING, STEPPING, STOPPING, *HOPS) if p not in IDLE_PHASES)

@@ -26,12 +26,14 @@ from loopspec.loop.phase_names import ENDING as ENDING
 from loopspec.loop.phase_names import FAILING as FAILING
 from loopspec.loop.phase_names import HOPS as HOPS
 from loopspec.loop.phase_names import IDLE as IDLE
+from loopspec.loop.phase_names import IDLE_PHASES as IDLE_PHASES
 from loopspec.loop.phase_names import PHASES as PHASES
 from loopspec.loop.phase_names import RUNNING as RUNNING
 from loopspec.loop.phase_names import STARTING as STARTING
 from loopspec.loop.phase_names import STEPPING as STEPPING
 from loopspec.loop.phase_names import STOPPING as STOPPING
 from loopspec.loop.phase_names import TURN_ENDED as TURN_ENDED
+from loopspec.loop.phase_names import WAKING as WAKING
 
 AUTO = "auto"
 """The input a choice point reads: no command, only the state the row before it left."""

@@ -12,7 +12,7 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages
 from loopspec.data.notifications import Notification, Status
 from loopspec.log.events import SessionEvent
 from loopspec.log.session import SessionLog
-from loopspec.loop.phases import CHAINING, ENDING, IDLE, STARTING
+from loopspec.loop.phases import CHAINING, ENDING, IDLE, IDLE_PHASES, STARTING
 from loopspec.loop.pre_step import PreStepDecision
 
 # The hops where the driver runs with no turn open: after a turn/end, or started and before its turn/start.
@@ -83,7 +83,7 @@ class Agent:
     @property
     def status(self) -> Status:
         """STATUS-1: ``running`` exactly while a driver runs."""
-        return "idle" if self.phase == IDLE else "running"
+        return "idle" if self.phase in IDLE_PHASES else "running"
 
     def lifecycle_view(self) -> LifecycleView:
         run = self.running

@@ -9,10 +9,11 @@ call made right after the cause, which the model takes as the next command, and 
 still owed were notifications (a claim of several messages: the later ``claimed``), which the
 real emit delivers after its listener returns, so they are set aside until the call's ``op-end``.
 When the model still owes a durable event of the cause, the call lands at a hop if the model's
-transition passed one right after the notification (``agent/error``, before the error
-``turn/end``: spec/loop-grain.md row 18); otherwise (a status of ``running`` is emitted after a
-waking send's splice and before its turn starts) no order of commands produces the run, and the
-recording is unusable, saying so.
+transition passed one right after the notification (``inserted`` before the driver starts,
+``running`` before the turn starts, ``agent/error`` before the error ``turn/end``: the hops
+``waking``, ``starting`` and ``failing``, spec/loop-grain.md rows 1, 2 and 18); otherwise (a
+``discarded`` listener inside a cancel, before its abort: row 22) no order of commands produces
+the run, and the recording is unusable, saying so.
 """
 
 from __future__ import annotations

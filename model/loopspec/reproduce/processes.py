@@ -30,10 +30,11 @@ import attrs
 
 from loopspec.data.json_value import Thawed
 from loopspec.log.events import SessionEvent
+from loopspec.log.kinds import END_SEED
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.actions import DISPOSED_CAUSE
-from loopspec.loop.phases import HOPS
+from loopspec.loop.phases import DECIDING, HOPS, STEPPING, STOPPING
 from loopspec.loop.state import Agent
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import Output, event_json, output_json, rule_of
@@ -67,6 +68,7 @@ def _fields(view: r.ProcessView, keep: r.ProcessView) -> dict[str, Thawed]:
     return out
 
 
+AWAIT_POINTS = (DECIDING, STEPPING, STOPPING)  # where the loop waits on a listener, the model or a tool
 _RULE_OF_FIELD = {"nextTurn": "FOLD-5", "nextStep": "FOLD-5", "status": "STATUS-1", "eventCount": "LOG-5"}
 
 
@@ -131,12 +133,29 @@ def restart(engine: Engine) -> None:
     engine.views.setdefault("after", view_of(engine.agent))
 
 
+def _drained(engine: Engine) -> None:
+    """A graceful teardown cancels, then waits for the loop to go idle (G15): an await point the loop
+    still stood at was answered before the next process began, and the recorded log holds what
+    it wrote (a stream that failed after the cancel ends its turn aborted).  The model answers it
+    from the log as it would at a marker of that event; what it writes then is unheard output."""
+    events, records = engine.rec.events, engine.rec.records
+    line = records[min(engine.index, len(records) - 1)].line if records else 0
+    while not engine.pending and engine.agent.phase in AWAIT_POINTS and engine.position < len(events):
+        event, agent = events[engine.position], engine.agent
+        if event.type == END_SEED:
+            return
+        engine.prepare(r.Marker(line, event.seq, event.type))
+        if engine.agent is agent:
+            return
+
+
 def _persisted(engine: Engine) -> Agent:
     """After a graceful shutdown: the ending process as the next one finds it.  What the model still
     has pending went unheard: the teardown detached the recorder's observer.  Of its events, those
     written before the session was detached too were persisted: the longest run of them that the
     recorded log holds at their seqs.  The log the next process loads ends there; ``Restart`` reads
     only the log (REPAIR-1, REPAIR-4), so the rest of the state does not matter."""
+    _drained(engine)
     agent, kept = engine.agent, engine.position
     unheard = [item for item in engine.pending if isinstance(item, SessionEvent)]
     engine.pending.clear()

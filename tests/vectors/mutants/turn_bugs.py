@@ -145,8 +145,8 @@ MUTANTS: tuple[Mutant, ...] = (
            (Patch(model_lifecycle, "classify", _classify_inject_wakes),), _inject_woke),
     Mutant("status-after-claim", "INPUT-2", "agent/status running is emitted after the first claim",
            (table_patch(lambda table: with_effects("starting/auto/not-aborted", (
-               "turn-start", "claim-turn", "status-running"))(with_effects("idle/send-wake/always", (
-                   "insert", "start-driver"))(table))),),
+               "turn-start", "claim-turn", "status-running"))(with_effects("waking/auto/always", (
+                   "start-driver",))(table))),),
            _status_after_claim),
     Mutant("refused-followup-still-wakes", "INPUT-3", "a refused insertion is ignored and the send still wakes",
            (effect_patch({"insert": _insert_ignoring_refusal}),), h.accepted_instead),
