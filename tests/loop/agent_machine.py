@@ -63,7 +63,7 @@ from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
 from loopspec.loop.lifecycle import rows_for
-from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, STARTING, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, IDLE_PHASES, STARTING, STEPPING, STOPPING
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.vectors.case import CaseSpec, build_case
@@ -213,7 +213,7 @@ class AgentMachine(RuleBasedStateMachine):
             target = NT if command.wake and aborted else command.target  # CANCEL-4: redirect
             at_end, message = len(before.inbox.lane(target)), thaw(command.message.body)
             assert got[0] == (SPLICED, {"target": target.value, "start": at_end, "inserted": [message]})
-            if before.phase == IDLE and command.wake:  # INPUT-2: the turn starts inside the send
+            if before.phase in IDLE_PHASES and command.wake:  # INPUT-2: the turn starts inside the send
                 assert got[1] == (TURN_START, {"turn": before.last_turn + 1})
                 assert after.phase == DECIDING
             else:  # INPUT-1: at the end, and a running driver sees it at its next boundary

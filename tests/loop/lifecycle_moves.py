@@ -101,6 +101,7 @@ ANSWERS: dict[str, st.SearchStrategy[cmd.Command]] = {
     ),
 }
 Moves = st.SearchStrategy[tuple[Move, ...]]
+FAILURES: tuple[cmd.Command, ...] = (cmd.Fail(error="x"), cmd.RequestError(error="rate limited", code="RATE_LIMITED"))
 
 
 def moves(answer: st.SearchStrategy[cmd.Command]) -> dict[str, Moves]:
@@ -127,6 +128,8 @@ def moves(answer: st.SearchStrategy[cmd.Command]) -> dict[str, Moves]:
         # The answer, then the loop stops at its first hop (and maybe the next): calls land there.
         "answer, to the first hop": st.tuples(answer.map(Fine)),
         "answer, to the second hop": st.tuples(answer.map(Fine), st.just(GoOn(fine=True))),
+        # A failing step stops after its agent/error (the hop failing), where its listeners' calls land.
+        "fail, to its hop": st.tuples(st.sampled_from(FAILURES).map(Fine)),
     }
 
 
@@ -199,11 +202,12 @@ RARE = (
 # Deciding and stepping mostly answer, so runs reach turn stopping; stopping mostly does something else first.
 HOPPING = ("answer, to the first hop", "answer, to the second hop")
 WEIGHTS = {
-    IDLE: ("answer",) * 6 + ("send", "edit", "cancel", "restart", "answer out of phase"),
+    # A wake to its first hop stops at waking (the agent still idle), to its second at starting.
+    IDLE: ("answer",) * 6 + ("send", "edit", "cancel", "restart", "answer out of phase", *HOPPING, *HOPPING),
     DECIDING: ("answer",) * 6 + ("send", *RARE, *HOPPING),
-    STEPPING: ("answer",) * 6 + ("send", "inject", "steer, answer", *RARE, *HOPPING),
+    STEPPING: ("answer",) * 6 + ("send", "inject", "steer, answer", "fail, to its hop", *RARE, *HOPPING),
     STOPPING: ("answer",) * 3 + ("wake", "inject", "edit", "steer at turn stopping, enter nothing", *RARE, *HOPPING),
     **dict.fromkeys(HOPS, (
-        "go on", "go on", "go on to the next hop", "send", "wake", "edit", "cancel", "cancel", "cancel, wake",
+        "go on", "go on", "go on to the next hop", "send", "send", "wake", "edit", "cancel", "cancel", "cancel, wake",
         "remove", "restart", "answer out of phase")),
 }
