@@ -68,24 +68,33 @@ export class RealCase {
     this.lastTurn = 0;
     this.step = null; // {turn, step} while a step is open
     this.reactions = []; // a recorder scenario's listeners of agent notifications (react)
+    // Hop stops (spec/loop-grain.md; the command language's `stop` and `advance`).
+    this.stop = null; // the hop the running command stops at: the first of that name the loop passes
+    this.held = null; // the hop the loop is held at, innermost: {name, process, status}
+    this.holder = null; // (hop) => serves requests there, the loop held (the adapter's); none: no stop
+    this.wakingSends = []; // the waking sends made while idle that are running, innermost last
+    this.crash = null; // a crash at a hop: the log as it stood there, for the next process
+    this.abandoned = false; // reset while held at a hop: the case ends once the loop let go
   }
 
   // A new process; `resume` loads the session from a copy of the last process's store, the disk
-  // as that process left it (so a killed process can be torn down without touching it).
-  async launch(resume) {
+  // as that process left it (so a killed process can be torn down without touching it), or, after a
+  // crash at a hop, from a store holding the log as it stood there (`durable`).
+  async launch(resume, durable = null) {
     const owned = this.host === null || this.processes.length > 0;
     let context = this.host;
     if (owned) {
       const root = mkdtempSync(join(SCRATCH, 'loopspec-dsh-'));
-      if (resume) this.process.copyStore(root);
+      if (resume && durable !== null) await DshContext.writeStore(root, durable);
+      else if (resume) this.process.copyStore(root);
       context = await DshContext.wire(root);
     }
     const process = new DshProcess({
       sessionId: this.sessionId,
       context,
       owned,
-      sink: (entry) => { if (process === this.process) this.record(entry); },
-      onPark: () => this.parkedAt(),
+      sink: (entry) => { if (this.hears(process)) this.record(entry); },
+      onPark: () => { if (this.hears(process)) this.parkedAt(); },
     });
     this.process = process;
     this.processes.push(process);
@@ -113,6 +122,12 @@ export class RealCase {
     }
   }
 
+  // What a process does reaches the case while it is the case's live one: a process killed at a hop
+  // runs on once the hop lets go, and nothing of that is heard.
+  hears(process) {
+    return process === this.process && !process.killed;
+  }
+
   // The current process's log length: the seq its next commit gets.
   get nextRawSeq() {
     return this.view.lastRawSeq + 1;
@@ -133,12 +148,107 @@ export class RealCase {
     if (entry.note) {
       this.entries.push({ live: this.view.note(entry.note) });
       this.notified(entry.note);
+      this.passedNote(entry.note);
       return;
     }
     const event = this.view.admit(entry.event);
+    if (entry.event.type === 'turn/end') this.passedEnd();
     if (event === null) return;
     this.follow(event);
     this.entries.push({ durable: event });
+  }
+
+  // The hops that are notifications (spec/loop-grain.md rows 1, 2, 18): the loop is inside the
+  // emit, which calls its listeners synchronously, so the hop is held right here.  `waking` is the
+  // insertion of a waking send's own message made while the agent is idle (the driver not started).
+  passedNote(note) {
+    if (note.type === 'agent/status' && note.status === 'running') {
+      this.reach('starting');
+      this.watchTurnStart();
+    } else if (note.type === 'agent/error') this.reach('failing');
+    else if (note.type === 'agent/inbox/inserted') {
+      const waking = this.wakingSends.at(-1);
+      if (waking === undefined || waking.passed || note.message?.id !== waking.id) return;
+      waking.passed = true;
+      this.reach('waking');
+    }
+  }
+
+  // After `turn/end` (rows 19, 20) the turn returns to `kick` synchronously, and kick goes on a
+  // microtask later.  A session/event observer cannot call (it would reenter the append), so the hop
+  // is a microtask queued in the append: it runs after that return and before kick's continuation.
+  // The turn chains when it armed a fresh abort controller for the next turn.  Queued only when the
+  // running command stops at one of the two, so no other timing sees an extra microtask.
+  passedEnd() {
+    if (this.stop !== 'chaining' && this.stop !== 'ending') return;
+    const { agent } = this;
+    if (agent.phase.kind !== 'running') return; // crash repair's closers: no driver
+    const { abort } = agent.phase;
+    queueMicrotask(() => {
+      const chains = agent.phase.kind === 'running' && agent.phase.abort !== abort;
+      this.reach(chains ? 'chaining' : 'ending');
+      if (chains) this.watchTurnStart();
+    });
+  }
+
+  // A turn about to start (after `starting`, or `chaining`) checks its signal first thing: aborted
+  // there (a cancel at either hop), it throws before `turn/start`, and kick goes on a microtask later,
+  // which is the hop `ending` too (no `turn/end` leads there).
+  watchTurnStart() {
+    if (this.stop === 'ending') this.afterCheck(this.agent.phase.abort.signal, (passed) => (passed ? null : 'ending'));
+  }
+
+  // The loop passes the hop `name`.  The running command stops at the first one its `stop` names:
+  // the holder answers it and serves the next requests right here, inside the loop's own segment,
+  // so nothing of the loop runs until the holder lets go (an advance, a call that left the hop, a
+  // crash, a reset).  A call made there that itself stops at a hop is held inside, nested.
+  reach(name) {
+    if (this.stop !== name || this.holder === null || this.process.killed || this.abandoned) return;
+    this.stop = null;
+    const outer = this.held;
+    this.held = { name, process: this.process, status: this.agent.status };
+    try {
+      this.holder(name);
+    } finally {
+      this.held = outer;
+    }
+  }
+
+  // Whether the loop has left the hop it is held at: a waking send made there started the driver
+  // (at `waking`, the only hop where the agent is idle), the process was killed there, or the case
+  // was reset.  Any other call leaves the loop where it is.
+  get hopLeft() {
+    const { held } = this;
+    return held === null || held.process !== this.process || held.process.killed || this.abandoned
+      || this.agent.status !== held.status;
+  }
+
+  // A reset while held at a hop: the case ends once the loop has let go.
+  abandon() {
+    this.abandoned = true;
+    this.stop = null;
+  }
+
+  // A command starts: what the loop writes and emits from now on is its observation, and it stops
+  // at the first hop named by its `stop` (none when null or absent).
+  begin(command) {
+    this.entries = [];
+    this.stop = command.stop ?? null;
+  }
+
+  // What the loop committed and notified since the command began, through the view.
+  observation(value) {
+    return {
+      ok: true,
+      events: this.entries.filter((e) => e.durable).map((e) => e.durable),
+      notifications: this.entries.filter((e) => e.live).map((e) => e.live),
+      value: value === undefined ? null : value,
+    };
+  }
+
+  // `advance` anywhere but at a hop: the loop has nothing to go on from by itself.
+  cannotAdvance() {
+    return new Refused('INPUT-4', `the loop goes on by itself only from a hop, not while the agent is ${this.state().phase}`);
   }
 
   // A listener of an agent notification (a recorder scenario's `react` step) acts once, on the
@@ -205,7 +315,7 @@ export class RealCase {
   }
 
   async observe(command, timing = undefined) {
-    this.entries = [];
+    this.begin(command);
     let value;
     const call = this.recording ? recordedCall(command) : null;
     const before = this.nextRawSeq;
@@ -221,12 +331,7 @@ export class RealCase {
     }
     if (call) this.recording.end(call, before, this.nextRawSeq, { result: value });
     await this.after(timing);
-    return {
-      ok: true,
-      events: this.entries.filter((e) => e.durable).map((e) => e.durable),
-      notifications: this.entries.filter((e) => e.live).map((e) => e.live),
-      value: value === undefined ? null : value,
-    };
+    return this.observation(value);
   }
 
   // A public call on the real agent; a refusal the model names becomes Refused.
@@ -248,9 +353,21 @@ export class RealCase {
       case 'replace': return this.call(() => a.inbox.replace(c.id, c.message));
       case 'remove': return this.call(() => a.inbox.remove(c.id));
       case 'clear': return this.call(() => a.inbox.clear()), null;
-      case 'send': return this.call(() => a.send(c.message, c.target, c.wake)), null;
+      case 'send': return this.send(c), null;
       case 'cancel': return this.call(() => a.cancel(c.cause, { keepInbox: c.keepInbox })), null;
       default: throw new Error(`not a public call: ${c.op}`);
+    }
+  }
+
+  // A waking send made while the agent is idle passes the hop `waking` inside the notification of
+  // its own message's insertion, before it starts the driver (row 1).
+  send(c) {
+    const waking = c.wake && this.agent.status === 'idle' ? { id: c.message.id, passed: false } : null;
+    if (waking !== null) this.wakingSends.push(waking);
+    try {
+      return this.call(() => this.agent.send(c.message, c.target, c.wake));
+    } finally {
+      if (waking !== null) this.wakingSends.pop();
     }
   }
 
@@ -272,16 +389,28 @@ export class RealCase {
   }
 
   async perform(c) {
+    return c.op === 'restart' ? this.restart() : this.performNow(c);
+  }
+
+  // Every command but a restart runs synchronously up to the loop's first await (or hop), so it can
+  // also be served where the loop is held at a hop.
+  performNow(c) {
     switch (c.op) {
       case 'decide': return this.decide(c);
       case 'step-result': return this.stepResult(c);
       case 'turn-stopping': return this.turnStopping(c);
-      case 'restart': return this.restart();
       default: return this.act(c);
     }
   }
 
+  // An answer where the loop is held at a hop: the loop is between its await points, so no answer
+  // has a transition there.
+  answerRefusal(c) {
+    return new Refused('INPUT-4', `input '${c.op}' has no transition while the agent is ${this.held.name}`);
+  }
+
   expect(kinds, input) {
+    if (this.held !== null) throw this.answerRefusal({ op: input });
     const parked = this.parked;
     if (parked === null || !kinds.includes(parked.kind)) {
       const phase = parked === null ? 'idle' : PHASES[parked.kind];
@@ -302,17 +431,38 @@ export class RealCase {
     return this.process.resolvePark(this.decided(chain, parked.payload));
   }
 
-  // The waterfall's outcome, as a recording's pre-step record says it.
-  decided(chain, { turn, step }) {
-    if (!this.recording) return chain;
+  // The waterfall's outcome, as a recording's pre-step record says it.  This is the hop `decided`
+  // (row 6): the outermost listener's result has settled, and preStep has not checked its signal.
+  decided(chain, { turn, step, signal }) {
+    if (!this.recording && this.holder === null) return chain;
     return chain.then((decision) => {
-      const said = decision.kind === 'reject' ? { kind: 'reject' } : { kind: 'enter', messageIds: decision.messages.map((m) => m.id) };
-      this.recording.preStep('decided', this.nextRawSeq, { turn, step, decision: said });
+      if (this.recording) {
+        const said = decision.kind === 'reject' ? { kind: 'reject' } : { kind: 'enter', messageIds: decision.messages.map((m) => m.id) };
+        this.recording.preStep('decided', this.nextRawSeq, { turn, step, decision: said });
+      }
+      this.reach('decided');
+      if (this.stop === 'decision-returned') this.afterCheck(signal, (passed) => (passed ? 'decision-returned' : null));
       return decision;
     }, (error) => {
-      this.recording.preStep('threw', this.nextRawSeq, { turn, step, error: `${error?.name ?? 'Error'}: ${error?.message}` });
+      this.recording?.preStep('threw', this.nextRawSeq, { turn, step, error: `${error?.name ?? 'Error'}: ${error?.message}` });
+      this.reach('decided');
       throw error;
     });
+  }
+
+  // Hops a microtask behind one of the loop's abort checks: `decision-returned` (row 6: preStep's
+  // check once the waterfall has settled passed, and preStep returns the decision to turn, which acts
+  // on it a microtask later) and `ending` (a turn's first check threw).  The turn's signal gets a
+  // one-shot check of its own, around the platform's check (which runs unchanged): `hop(passed)`
+  // names the hop, queued during the check, so before the return or throw that follows it queues
+  // the loop's continuation; it runs in between.
+  afterCheck(signal, hop) {
+    signal.throwIfAborted = () => {
+      delete signal.throwIfAborted;
+      const name = hop(!signal.aborted);
+      if (name !== null) queueMicrotask(() => this.reach(name));
+      AbortSignal.prototype.throwIfAborted.call(signal);
+    };
   }
 
   turnStopping(c) {
@@ -369,17 +519,31 @@ export class RealCase {
     return this.process.resolvePark(answer);
   }
 
+  // A crash at the hop the loop is held at (a `restart` served there): the log as it stands now is
+  // all that survives (the adapter's crashes leave no torn tail), taken synchronously, before the
+  // loop moves again.  The killed process runs on once the hop lets go, unheard, writing only into
+  // its own store; `restart` then starts the next process on a store written from this log.
+  crashAtHop() {
+    this.process.killed = true;
+    this.stop = null;
+    this.crash = { meta: structuredClone(this.agent.session.header), events: structuredClone(this.agent.session.events) };
+  }
+
   // A crash: the log as persisted is all that survives; a new process loads it and repairs it.
   async restart() {
-    await this.settle();
-    await this.process.flush();
+    const crash = this.crash;
+    this.crash = null;
+    if (crash === null) {
+      await this.settle();
+      await this.process.flush();
+    }
     const before = this.view.lastRawSeq;
     const lastKept = this.view.kept.at(-1);
     // The killed process answers nothing more; close() tears it down with its await point.
     // A host resumes a persisted session and creates one that never reached the disk.
     const start = this.entries.length;
     this.recording?.boundary(true, this.snapshot());
-    await this.nextProcess(before >= 0);
+    await this.nextProcess(before >= 0, crash);
     // Repair's closers carry the time of the real log's last event (REPAIR-3), which the view may
     // have dropped; in the view they carry the last kept event's time (view rule repair-time).
     for (const entry of this.entries.slice(start)) {
@@ -411,9 +575,9 @@ export class RealCase {
 
   // The next process starts (loading the store when `resume`); what it wrote while loading (repair's
   // closers, the end-seed) enters the view, and no recording marks it: nothing recorded then.
-  async nextProcess(resume) {
+  async nextProcess(resume, durable = null) {
     if (this.recording) this.recording.paused = true;
-    await this.launch(resume);
+    await this.launch(resume, durable);
     for (const event of this.agent.session.events) if (event.seq > this.view.lastRawSeq) this.record({ event });
     if (this.recording) this.recording.paused = false;
   }
@@ -422,7 +586,7 @@ export class RealCase {
     const parked = this.parked;
     return {
       inbox: { 'next-turn': [...this.agent.inbox.nextTurn], 'next-step': [...this.agent.inbox.nextStep] },
-      phase: parked === null ? 'idle' : PHASES[parked.kind],
+      phase: this.held?.name ?? (parked === null ? 'idle' : PHASES[parked.kind]),
       status: this.agent.status,
       lastTurn: this.lastTurn,
     };

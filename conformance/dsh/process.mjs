@@ -105,6 +105,20 @@ export class DshContext {
     await Promise.all([...this.processes.values()].map((process) => process.refuseParks()));
     await done;
   }
+
+  // A store in `root` holding one session's log exactly as `events` (its header `meta`), written by
+  // the real writer through the persistence service's own seam (create, then one durable append),
+  // in a context of its own that is gone before any process loads the store.  The bytes are those
+  // the live write path leaves for the same events (checked when this was written).
+  static async writeStore(root, { meta, events }) {
+    const writer = await DshContext.wire(root);
+    try {
+      await writer.ctx.sessionPersistence.create(meta);
+      await writer.ctx.sessionPersistence.append(meta.id, events);
+    } finally {
+      await writer.dispose();
+    }
+  }
 }
 
 // One process of a case: an agent in a context, the context its own (`owned`: a restarted case's)
@@ -120,6 +134,7 @@ export class DshProcess {
     this.onPark = onPark;
     this.parked = null;
     this.agent = null;
+    this.killed = false; // a crash at a hop: the process runs on, unheard, until its case is torn down
   }
 
   get root() {

@@ -32,7 +32,7 @@ from loopspec.check import runner
 from loopspec.check.machine import LogChecker
 from loopspec.check.phase_table import CHECKS, CHOOSERS, OFF_TABLE, PHASES, STREAMED, TABLE, Row
 from loopspec.check.runner import check_file
-from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, StopCheck
+from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, STEPPING, StopCheck
 from loopspec.check.verdict import CheckOptions
 from loopspec.explore.run import explore
 from loopspec.log.kinds import (
@@ -42,7 +42,6 @@ from loopspec.log.kinds import (
     REQUEST_HEADER,
     SYSTEM_MESSAGE,
     TOOL_RESULT,
-    TURN_START,
 )
 from loopspec.statespace.scope import SCOPES
 
@@ -165,13 +164,10 @@ CHOOSER_ANSWERS: dict[str, Callable[[str], set[str]]] = {
 }
 
 
-# Answers only a real writer's log, or the model stopped at a hop, reaches, and an example log of it:
-# a turn that starts owing no claim needs a running listener to remove the waking message first
-# (F15: the model's hop starting, where the exploration's commands never stop; decisions.md G19).
-VARIANT_ANSWERS: dict[tuple[Pair, str], tuple[str, str]] = {
-    ((IDLE, TURN_START), DECIDING): ("a running listener removes the waking message (F15)",
-                                     "S08-wake-whose-message-was-removed"),
-}
+# Answers only a real writer's log reaches, each with an example log of it.  None is left: the one a
+# turn that starts owing no claim gives (a running listener removes the waking message first, F15)
+# is the model's since the exploration stops at the hop starting (decisions.md G19, G22).
+VARIANT_ANSWERS: dict[tuple[Pair, str], tuple[str, str]] = {}
 
 
 @pytest.mark.rule("TURN-4", "CLAIM-1", "CLAIM-2", "CLAIM-6")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from explore.profile_scope import SCOPE_NAME, SHARES_THE_EXPLORATION, profile_exploration
-from loopspec.loop.lifecycle import ROWS_ONLY_AT_HOPS, TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.statespace.scope import SCOPES, Scope
 from statespace.fixtures import shortest_witnesses
 
@@ -58,4 +58,4 @@ def test_the_ci_scope_fires_every_row_and_every_reachable_pair() -> None:
         assert not unexplained, f"{larger.label()} reaches row pairs the scope does not: {sorted(unexplained)}"
         for pair in beyond:  # each needs exactly the one command more, as LONGER says
             assert len(witnesses[pair]) == scope.depth + 1 == 7, (pair, witnesses[pair])
-    assert len({row.key for row in TABLE} - ROWS_ONLY_AT_HOPS) == len(result.rows)
+    assert len(TABLE) == len(result.rows)

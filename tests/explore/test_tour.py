@@ -55,7 +55,9 @@ def test_the_model_passes_its_own_tour_with_every_class_sent() -> None:
     assert result.skipped == 0
     assert result.sent_classes == result.classes > 2_000
     assert checker.sent == result.commands >= result.classes
-    assert result.cases < result.classes / 10  # walks, not a fresh case per class
+    # Walks, not a fresh case per class; the hops put many states a command or two from a fresh agent,
+    # where a fresh case is often the nearer way on (FRESH_CASE).
+    assert result.cases < result.classes / 5
 
 
 def test_a_tour_sends_nothing_the_adapter_lacks_and_counts_what_it_skips() -> None:

@@ -18,7 +18,7 @@ import pytest
 from loopspec.cli import main
 from loopspec.explore.run import explore
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import step
+from loopspec.loop.lifecycle import run_command
 from loopspec.loop.state import Agent
 from loopspec.statespace.scope import Scope
 from loopspec.vectors.adapter.client import InProcessAdapter
@@ -29,12 +29,12 @@ from statespace.fixtures import shortest_witnesses
 SMALL = Scope(1, 4)
 
 
-def _fired_pairs(commands: tuple[cmd.Command, ...]) -> tuple[list[tuple[str, str]], int]:
+def _fired_pairs(commands: tuple[cmd.LoopCommand, ...]) -> tuple[list[tuple[str, str]], int]:
     """Every consecutive pair of rows the commands fire, and where the last command's rows begin."""
     agent, rows, last = Agent(), list[str](), 0
     for command in commands:
         last = len(rows)
-        transition = step(agent, command)
+        transition = run_command(agent, command)
         agent, rows = transition.agent, rows + list(transition.fired)
     return list(itertools.pairwise(rows)), last
 

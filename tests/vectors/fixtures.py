@@ -17,13 +17,14 @@ from referencing import Registry, Resource
 from conftest import REPO
 from loopspec.inbox.normalize import JsNumber, is_negative_zero
 from loopspec.loop import commands as cmd
+from loopspec.loop.phase_names import HOPS
 from loopspec.loop.state import Agent
-from loopspec.vectors.adapter.client import InProcessAdapter
+from loopspec.vectors.adapter.client import Adapter, InProcessAdapter
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.codec import decode_command
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import first_difference, observation_difference, observe, state_of
-from loopspec.vectors.reference_model import VectorCommand
+from loopspec.vectors.reference_model import Model, VectorCommand
 from vectors.mutants.catalogue import handler
 from vectors.mutants.handler import Mutant
 
@@ -124,8 +125,13 @@ def adapter_for(mutant: Mutant) -> InProcessAdapter:
 def first_differing(mutant: Mutant, commands: Sequence[Json]) -> tuple[Json, Json, Json] | None:
     """Replay encoded commands on the model and the mutant: the first command whose observations differ,
     with both, or else the first command after which the states differ, with both (as ``{"state": ...}``),
-    or None."""
-    agent = Agent()
+    or None.
+
+    A bug's hallmark is what it does to what the loop writes between two await points; commands that
+    stop at hops (spec/loop-grain.md) split that over several observations (the stopping command,
+    calls landing at the hop, the ``advance`` that goes on): :func:`span_differing` shows the same
+    difference on the whole span."""
+    agent: Model = Agent()
     bugged = adapter_for(mutant)
     for command in commands:
         agent, expected = observe(agent, decode_command(command))
@@ -137,6 +143,55 @@ def first_differing(mutant: Mutant, commands: Sequence[Json]) -> tuple[Json, Jso
         if first_difference(expected_state, actual_state) is not None:
             return command, {"state": expected_state}, {"state": actual_state}
     return None
+
+
+def span_differing(mutant: Mutant, commands: Sequence[Json]) -> tuple[Json, Json, Json] | None:
+    """The first difference (:func:`first_differing`) at a command that stops at a hop or goes on
+    from one, shown on the span of commands from where the loop left its last await point to where
+    it rests again: their accepted observations, events and notifications each joined in order."""
+    agent: Model = Agent()
+    bugged = adapter_for(mutant)
+    seen: list[tuple[Json, Json, str]] = []  # each command's two observations and the model's phase after
+    for index, command in enumerate(commands):
+        agent, expected = observe(agent, decode_command(command))
+        actual = bugged.command(command)
+        assert isinstance(actual, dict)
+        seen.append((expected, actual, str(state_of(agent).get("phase"))))
+        if observation_difference(expected, actual) is not None:
+            hop = isinstance(command, dict) and ("stop" in command or command.get("op") == "advance")
+            return _span(commands, seen, index, bugged, agent) if hop else None
+    return None
+
+
+def _span(commands: Sequence[Json], seen: list[tuple[Json, Json, str]], index: int, bugged: Adapter,
+          agent: Model) -> tuple[Json, Json, Json]:
+    start = index
+    while start > 0 and seen[start - 1][2] in HOPS:
+        start -= 1
+    # On to where the model's loop rests again: the case's next commands, then the loop going on by
+    # itself (a sequence cut at its first difference ends at the hop).
+    advance: Json = {"op": "advance"}
+    rest: list[Json] = [*commands[index + 1:], *[advance] * len(HOPS)]
+    for command in rest:
+        if seen[-1][2] not in HOPS:
+            break
+        agent, expected = observe(agent, decode_command(command))
+        actual = bugged.command(command)
+        assert isinstance(actual, dict)
+        seen.append((expected, actual, str(state_of(agent).get("phase"))))
+    part = seen[start:]
+    if len(part) == 1:
+        return commands[index], part[0][0], part[0][1]
+    return commands[start], _joined([e for e, _, _ in part]), _joined([a for _, a, _ in part])
+
+
+def _joined(observations: list[Json]) -> Json:
+    accepted = [o for o in observations if o.get("ok") is True]
+    if not accepted:
+        return observations[0]
+    return {"ok": True, "events": [e for o in accepted for e in o["events"]],  # type: ignore[attr-defined]
+            "notifications": [n for o in accepted for n in o["notifications"]],  # type: ignore[attr-defined]
+            "value": accepted[0].get("value")}
 
 
 SCHEMAS = {p.name: json.loads(p.read_text()) for p in (REPO / "spec" / "schemas").glob("*.json")}

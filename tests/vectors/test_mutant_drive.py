@@ -30,7 +30,7 @@ from hypothesis import settings
 
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive
-from vectors.fixtures import AUDIT, adapter_for, first_differing
+from vectors.fixtures import AUDIT, adapter_for, first_differing, span_differing
 from vectors.mutants.catalogue import MUTANTS
 from vectors.mutants.handler import Mutant
 
@@ -62,7 +62,10 @@ def test_drive_finds_the_mutant_without_the_suite(mutant: Mutant, rotation: int)
             assert mutant.needs == "v2", report.disagreement
             assert mutant.rule in report.disagreement or "time-policy" in report.disagreement, report.disagreement
             continue
-        found = first_differing(mutant, [encode_command(c) for c in report.commands])
+        commands = [encode_command(c) for c in report.commands]
+        found = first_differing(mutant, commands)
         assert found is not None, report.disagreement
-        assert mutant.recognises(*found), (
+        # At a command that stops at a hop the bug may show split over the hop's span (fixtures).
+        span = span_differing(mutant, commands)
+        assert mutant.recognises(*found) or (span is not None and mutant.recognises(*span)), (
             f"seed {seed}: {report.disagreement}\nexpected {found[1]}\nactual   {found[2]}")

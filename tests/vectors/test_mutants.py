@@ -34,7 +34,6 @@ from hypothesis import settings
 from conftest import REPO
 from loopspec.data.messages import UserMessage
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import step
 from loopspec.loop.state import Agent
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.adapter.process import SubprocessAdapter
@@ -42,11 +41,11 @@ from loopspec.vectors.codec import encode_command
 from loopspec.vectors.drive import drive
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.observation import observation_difference, observe
-from loopspec.vectors.reference_model import Claim
+from loopspec.vectors.reference_model import Claim, VectorCommand, apply
 from loopspec.vectors.rule_cases.observability import NOT_OBSERVABLE
 from loopspec.vectors.runner import run_suite
 from loopspec.vectors.suite import generate, rule_cases
-from vectors.fixtures import AUDIT, adapter_for, first_differing
+from vectors.fixtures import AUDIT, adapter_for, first_differing, span_differing
 from vectors.mutants.catalogue import FIRST, MUTANTS
 from vectors.mutants.handler import Mutant, installed
 
@@ -109,9 +108,20 @@ def test_vectors_fail_the_mutant_on_its_hallmark(mutant: Mutant, suite: tuple[Pa
             assert mutant.needs == "v2", f"{result.id}: {result.detail}"
             continue
         case = json.loads((directory / paths[result.id]).read_text(encoding="utf-8"))
-        found = first_differing(mutant, [s["command"] for s in case["steps"]])
+        commands = [s["command"] for s in case["steps"]]
+        found = first_differing(mutant, commands)
         assert found is not None, f"{result.id}: {result.detail}"
-        assert mutant.recognises(*found), f"{result.id}: {result.detail}"
+        if mutant.recognises(*found):
+            continue
+        span = span_differing(mutant, commands)  # the same difference over a hop's span, if at one
+        if span is not None and mutant.recognises(*span):
+            continue
+        # A hallmark is written for what a bug does between two await points; where calls land at
+        # hops inside that stretch (a crash, a cancel), the bug may show only in a form its
+        # recogniser does not describe.  Such a case still fails the mutant (above), and the case
+        # written for the rule must fail it too (below); any other case must show the hallmark.
+        assert any("stop" in c or c.get("op") == "advance" for c in commands if isinstance(c, dict)), (
+            f"{result.id}: {result.detail}")
     # A case written by hand for the broken rule catches it: the rule's coverage is real.  (A mutant
     # serves the full profile; the claim cases of the inbox profile are not run for it.)
     full = {str(e["id"]) for e in manifest["cases"] if "full" in e["profiles"]}  # type: ignore[attr-defined]
@@ -128,10 +138,11 @@ def _v1(observation: Json) -> Json:
     return {**observation, "notifications": [{k: v for k, v in n.items() if k != "nextSeq"} for n in notes]}
 
 
-def _trace(agent: Agent, command: cmd.Command) -> tuple[Agent, list[tuple[str, object]]]:
+def _trace(agent: Agent, command: VectorCommand) -> tuple[Agent, list[tuple[str, object]]]:
     """The step's emission order (type and, for an event, its time): what protocol v2 adds to an observation."""
-    transition = step(agent, command)
-    return transition.agent, [(item.type, getattr(item, "time", None)) for item in transition.trace]
+    applied = apply(agent, command)
+    assert isinstance(applied.model, Agent)
+    return applied.model, [(item.type, getattr(item, "time", None)) for item in applied.trace]
 
 
 @pytest.mark.parametrize("mutant", V2_MUTANTS)
@@ -139,7 +150,10 @@ def test_v2_mutants_change_what_only_v2_observes(mutant: Mutant) -> None:
     """On a case written for its rule, a v2 mutant's v1 observations all agree with the model's while the
     emission order or the event times differ: a real bug that only v2's observation exposes."""
     moved = False
-    agent_cases = (s for s in rule_cases() if not any(isinstance(c, Claim) for c in s.commands))
+    # A case that stops at a hop splits a command's emissions over two observations, which shows v1
+    # the order too: only the cases that run each command to its await point say what v2 adds.
+    agent_cases = (s for s in rule_cases() if not any(isinstance(c, Claim | cmd.Stopping | cmd.Advance)
+                                                       for c in s.commands))
     for spec in (s for s in agent_cases if mutant.rule in s.rules):
         model, bugged = Agent(), Agent()
         for command in spec.commands:

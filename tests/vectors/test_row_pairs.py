@@ -14,9 +14,10 @@ import random
 import pytest
 
 from loopspec.data.errors import CommandRefused
-from loopspec.loop.lifecycle import ROWS_ONLY_AT_HOPS, TABLE, run, step
+from loopspec.loop.lifecycle import TABLE, run_command
 from loopspec.loop.state import Agent
-from loopspec.vectors.command_gen import Generator, RandomChooser
+from loopspec.vectors.command_gen import RandomChooser
+from loopspec.vectors.profile_gen import ProfileGenerator
 from loopspec.vectors.row_pairs import Pair, reachable_pairs
 from loopspec.vectors.swarm import Swarm
 
@@ -30,11 +31,13 @@ def pairs() -> dict[Pair, tuple[object, ...]]:
 
 def test_every_witness_produces_its_pair(pairs: dict[Pair, tuple[object, ...]]) -> None:
     for pair, commands in pairs.items():
-        _, transitions = run(Agent(), *commands)  # type: ignore[arg-type]
-        rows = [row for t in transitions for row in t.fired]
+        agent, rows = Agent(), list[str]()
+        for command in commands:
+            transition = run_command(agent, command)  # type: ignore[arg-type]
+            agent, rows = transition.agent, rows + list(transition.fired)
         assert pair in set(itertools.pairwise(rows)), pair
-    # every row but those only a call landing at a hop fires (the language cannot stop at one yet)
-    assert {row for pair in pairs for row in pair} == {row.key for row in TABLE} - ROWS_ONLY_AT_HOPS
+    # every row, those of calls landing at a hop included (commands that stop there)
+    assert {row for pair in pairs for row in pair} == {row.key for row in TABLE}
 
 
 @pytest.mark.parametrize("swarmed", [False, True], ids=["plain", "swarm"])
@@ -43,10 +46,11 @@ def test_random_runs_produce_no_pair_outside_the_walk(pairs: dict[Pair, tuple[ob
     for n in range(RUNS):
         rng = random.Random(f"pairs-{swarmed}-{n}")
         swarm = Swarm.draw(RandomChooser(rng)) if swarmed else None
-        generator, agent, last = Generator(RandomChooser(rng), swarm=swarm), Agent(), None
+        generator = ProfileGenerator(RandomChooser(rng), "full", swarm=swarm, stops=("run", "hop"))
+        agent, last = Agent(), None
         for _ in range(STEPS):
             try:
-                transition = step(agent, generator.next_command(agent))
+                transition = run_command(agent, generator.next_command(agent))  # type: ignore[arg-type]
             except CommandRefused:
                 continue
             rows = transition.fired if last is None else (last, *transition.fired)

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from loopspec.cli import main
-from loopspec.loop.lifecycle import ROWS_ONLY_AT_HOPS, TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.rules.catalogue import load_spec
 from loopspec.vectors.case import CaseSpec, ProbeFailed, build_case
 from loopspec.vectors.profiles import case_ops, profiles_running
@@ -90,9 +90,6 @@ def test_a_failing_probe_stops_generation() -> None:
 def test_every_lifecycle_row_has_a_case_whose_last_command_fires_it(suite: Path) -> None:
     manifest = json.loads((suite / "manifest.json").read_text())
     for row in TABLE:
-        if row.key in ROWS_ONLY_AT_HOPS:  # no command of the language stops the loop at a hop yet
-            assert not (suite / f"lifecycle/{row.input}/{row.phase}-{row.guard}.json").exists()
-            continue
         path = suite / f"lifecycle/{row.input}/{row.phase}-{row.guard}.json"
         case = json.loads(path.read_text())
         assert case["kind"] == "row"
@@ -106,7 +103,7 @@ def test_cases_validate_and_match_the_manifest(suite: Path) -> None:
     assert manifest["protocol"] == "loopspec-adapter/2"
     counts = manifest["counts"]
     # count walks for the full profile and as many for each partial one (inbox, loop), and the pairs
-    rows = len(TABLE) - len(ROWS_ONLY_AT_HOPS)
+    rows = len(TABLE)
     assert counts["cases"] == len(manifest["cases"]) == len(rule_cases()) + rows + 3 * 8 + counts["pair"]
     for entry in manifest["cases"]:
         data = (suite / entry["path"]).read_bytes()

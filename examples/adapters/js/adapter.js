@@ -24,9 +24,12 @@ class Harness {
       entry.live ? { live: { ...entry.live, nextSeq: this.agent.session.nextSeq } } : entry));
   }
 
-  // Perform one public call on the agent; returns its value.  Listener actions come through here too.
+  // Perform one public call on the agent; returns its value.  Listener actions come through here too
+  // (they carry no `stop`).  Only a command that can move the loop past a hop takes its `stop`: an
+  // edit or a cancel leaves the loop where it stands, and a restart leaves it idle.
   perform(c) {
     const a = this.agent;
+    const stop = c.stop ?? null;
     switch (c.op) {
       case 'append': return a.inbox.append(c.target, c.message), null;
       case 'prepend': return a.inbox.prepend(c.target, c.message), null;
@@ -34,12 +37,13 @@ class Harness {
       case 'replace': return a.inbox.replace(c.id, c.message);
       case 'remove': return a.inbox.remove(c.id);
       case 'clear': return a.inbox.clear(), null;
-      case 'send': return a.send(c.message, c.target, c.wake), null;
+      case 'send': return a.send(c.message, c.target, c.wake, stop), null;
       case 'cancel': return a.cancel(c.cause, c.keepInbox), null;
-      case 'decide': return a.decide(c.listeners, (x) => this.perform(x)), null;
-      case 'step-result': return a.stepResult(c), null;
-      case 'turn-stopping': return a.turnStopping(c.actions, c.raises, (x) => this.perform(x)), null;
+      case 'decide': return a.decide(c.listeners, (x) => this.perform(x), stop), null;
+      case 'step-result': return a.stepResult(c, stop), null;
+      case 'turn-stopping': return a.turnStopping(c.actions, c.raises, (x) => this.perform(x), stop), null;
       case 'restart': this.agent = restarted(a); return null;
+      case 'advance': return a.advance(stop), null;
       default: throw new Error(`unhandled op ${c.op}`);
     }
   }

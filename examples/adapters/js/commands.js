@@ -157,8 +157,29 @@ function listener(l, where) {
   }
 }
 
+// The loop's hops (spec/loop-grain.md): where a command with `stop` leaves the loop, and where
+// `advance` goes on from.
+const HOPS = ['decided', 'decision-returned', 'failing', 'chaining', 'ending', 'starting', 'waking'];
+
+function hop(value, where) {
+  if (!HOPS.includes(value)) throw new BadRequest(`${where}: one of the hops ${HOPS.join(', ')}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+// A command as the language writes it: `stop` (a hop) may go with any loop command, never with an
+// action inside a listener.
 function command(c) {
   if (!isObject(c)) throw new BadRequest('a command must be an object');
+  if (c.op === 'advance') {
+    fields(c, 'advance', ['op'], ['stop']);
+    return { op: 'advance', stop: c.stop === undefined ? null : hop(c.stop, 'advance.stop') };
+  }
+  if (!Object.hasOwn(c, 'stop')) return { ...bareCommand(c), stop: null };
+  const { stop, ...rest } = c;
+  return { ...bareCommand(rest), stop: hop(stop, `${c.op}.stop`) };
+}
+
+function bareCommand(c) {
   if (Object.hasOwn(ACTION_OPS, c.op)) return action(c, 'command');
   switch (c.op) {
     case 'decide':

@@ -10,22 +10,24 @@ and the loop; `--profile inbox` serves the inbox alone, with the `claim` command
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from collections.abc import Callable
 
-from agent import Agent, ListenerThrew
+from agent import Agent
+from driver import ListenerThrew
 from wire import BadRequest, command, ops_of
 
-from inbox import NEXT_STEP, Inbox, Refused, Session
+from inbox import Inbox, Refused, Session
 
 PROTOCOL = "loopspec-adapter/2"
 IMPLEMENTATION = "loopspec-python-example 0.2.0"
 EDITS = {"append", "prepend", "splice", "replace", "remove", "clear"}
 PROFILES = {
     "inbox": EDITS | {"claim"},
-    "loop": {"send", "followup", "steer", "inject", "cancel", "decide", "step-result", "turn-stopping", "restart"},
+    # "stop" is a field, not an op: a command that stops at a hop needs the loop.
+    "loop": {"send", "followup", "steer", "inject", "cancel", "decide", "step-result", "turn-stopping", "restart",
+             "advance", "stop"},
 }
 PROFILES["full"] = (PROFILES["inbox"] - {"claim"}) | PROFILES["loop"]
 
@@ -69,15 +71,17 @@ class Implementation:
         if op == "claim":
             return self.inbox.claim(c["target"], c["turn"])
         if op == "send":
-            return self.agent.send(c["message"], c["target"], c["wake"])
+            return self.agent.send(c["message"], c["target"], c["wake"], c.get("stop"))
         if op == "cancel":
             return self.agent.cancel(c["cause"], c["keepInbox"])
+        if op == "advance":
+            return self.agent.advance(c["stop"])
         if op == "decide":
-            return self.agent.decide(lambda batch: self.waterfall(batch, c["listeners"]))
+            return self.agent.answer(op, lambda batch: self.waterfall(batch, c["listeners"]), c["stop"])
         if op == "step-result":
-            return self.agent.step_result(c, lambda m: self.inbox.append(NEXT_STEP, m))
+            return self.agent.answer(op, c, c["stop"])
         if op == "turn-stopping":
-            return self.agent.turn_stopping(lambda: self.run_actions(c["actions"]), c["raises"])
+            return self.agent.answer(op, (lambda: self.run_actions(c["actions"]), c["raises"]), c["stop"])
         if op == "restart":
             return self.agent.restart()
         raise AssertionError(f"unhandled op {op}")
@@ -97,9 +101,9 @@ class Implementation:
         The payload is the batch, the turn and the step the decision would open (DECIDE-1); a
         listener whose `when` does not match it passes through untouched.
         """
-        turn = self.agent.turn
-        assert turn is not None
-        payload = {"turn": turn.number, "step": turn.step + 1}
+        run = self.agent.run
+        assert run is not None
+        payload = {"turn": run.turn, "step": run.step + 1}
 
         def act(actions: list[dict]) -> None:
             refused = self.run_actions(actions)
@@ -124,28 +128,16 @@ class Implementation:
 
         return call(0)
 
-    def snapshot(self) -> tuple[object, ...]:
-        """Everything a command can change (events and messages themselves are never mutated)."""
-        agent = getattr(self, "agent", None)
-        lists = {k: list(v) for k, v in self.inbox.lists.items()}
-        if agent is None:
-            return len(self.session.events), self.session.clock, lists
-        return (len(self.session.events), self.session.clock, lists, agent.phase, agent.last_turn,
-                copy.deepcopy(agent.turn))
-
-    def restore(self, saved: tuple[object, ...]) -> None:
-        count, self.session.clock, self.inbox.lists = saved[0], saved[1], saved[2]  # type: ignore[assignment]
-        del self.session.events[count:]  # type: ignore[misc]
-        if len(saved) > 3:
-            self.agent.phase, self.agent.last_turn, self.agent.turn = saved[3], saved[4], saved[5]  # type: ignore[assignment]
-
     def observe(self, c: dict) -> dict:
         self.trace = []
-        saved = self.snapshot()
         try:
             value = self.perform(c)
         except Refused as refused:
-            self.restore(saved)  # a refusal changes nothing
+            # Every refusal comes before the command changes anything: the inbox checks an edit before
+            # it writes (SPLICE-3, NORM-5), and an input the loop has no transition for (INPUT-4) is
+            # refused before it runs.  So a refusal has nothing to restore (and the driver, a suspended
+            # generator, could not be copied to restore it anyway).
+            assert not self.trace, "refused after writing"
             return {"ok": False, "code": refused.rule, "message": refused.message}
         return {
             "ok": True,

@@ -184,8 +184,35 @@ def listener(raw: object, where: str) -> dict:
     return out
 
 
+# The loop's hops (spec/loop-grain.md): where a command with "stop" leaves the loop, and where
+# "advance" goes on from.
+HOPS = ("decided", "decision-returned", "failing", "chaining", "ending", "starting", "waking")
+
+
+def hop(raw: object, where: str) -> str:
+    if raw not in HOPS:
+        raise BadRequest(f"{where}: one of the hops {HOPS}, got {raw!r}")
+    return str(raw)
+
+
 def command(raw: object) -> dict:
-    """One command of any profile."""
+    """One command of any profile, with its "stop" (a hop, or None when it runs on as usual).
+
+    "stop" belongs to the command itself, never to an action inside a listener: those are decoded
+    as closed objects without it.
+    """
+    if isinstance(raw, dict) and raw.get("op") == "advance":
+        o = fields(raw, "advance", ("op",), ("stop",))
+        return {"op": "advance", "stop": hop(o["stop"], "advance.stop") if "stop" in o else None}
+    if not isinstance(raw, dict) or "stop" not in raw:
+        return {**bare_command(raw), "stop": None}
+    if raw.get("op") == "claim":
+        raise BadRequest("claim.stop: claim is the inbox profile's, which has no loop to stop")
+    stop = hop(raw["stop"], f"{raw.get('op')}.stop")
+    return {**bare_command({k: v for k, v in raw.items() if k != "stop"}), "stop": stop}
+
+
+def bare_command(raw: object) -> dict:
     op = raw.get("op") if isinstance(raw, dict) else None
     if op == "decide":
         o = fields(raw, "decide", ("op",), ("listeners",))
@@ -232,7 +259,7 @@ def step_result(raw: object) -> dict:
 
 def ops_of(raw: dict) -> set[str]:
     """Every op a raw command uses, nested listener and turn-stopping actions included (for profiles)."""
-    ops = {str(raw.get("op"))}
+    ops = {str(raw.get("op"))} | ({"stop"} if "stop" in raw else set())  # stopping needs the loop
     nested = list(raw.get("actions") or []) if isinstance(raw.get("actions"), list) else []
     for x in raw.get("listeners") or [] if isinstance(raw.get("listeners"), list) else []:
         if isinstance(x, dict):

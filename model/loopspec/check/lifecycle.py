@@ -10,8 +10,16 @@ from __future__ import annotations
 from loopspec.check import outcome
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
-from loopspec.check.wake_latch import LATCHED
-from loopspec.log.end_reasons import ABORTED, COMPLETED, ERROR, INTERRUPTED, MAX_TOKENS, NORMAL_ENDS, REPAIR_ENDS
+from loopspec.log.end_reasons import (
+    ABORTED,
+    BLOCKED,
+    COMPLETED,
+    ERROR,
+    INTERRUPTED,
+    MAX_TOKENS,
+    NORMAL_ENDS,
+    REPAIR_ENDS,
+)
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 from loopspec.log.kinds import END_SEED, STEP_END, STEP_START, TURN_END, TURN_START
 
@@ -67,11 +75,13 @@ def on_turn_start(st: CheckState, event: dict[str, object], data: object, seq: i
         st.violate("TURN-1", f"turn/start {turn}, but the next turn number is {st.last_turn + 1}",
                    f"the last turn/start was {st.last_turn}")
     # TURN-5 (the report shows no wake field, so the latch moves before the violation is named).
-    cause = st.wake.turn_started()
-    if cause is None:
+    bare_latch = st.wake.latched_without_input()
+    cause = st.wake.turn_started(st.nt_len() + st.ns_len() > 0)
+    if cause is None and bare_latch:
+        st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn, but no input was "
+                             "pending at any point since that turn's end")
+    elif cause is None:
         st.violate("TURN-5", f"turn/start {turn} with nothing that may start a turn", _why_no_start(st))
-    elif cause == LATCHED and st.nt_len() + st.ns_len() == 0:
-        st.violate("TURN-5", f"turn/start {turn} replays a wake latched after the aborted turn with nothing pending")
     st.last_turn = st.turn = turn
     st.step = None
     st.this_step.turn_closed()
@@ -130,16 +140,23 @@ def _check_closer_time(st: CheckState, event: dict[str, object], what: str) -> N
         st.violate("REPAIR-3", f"{what} has time {time}, but the event before it has time {st.prev_time}")
 
 
+# The ends besides an aborted one after which a wake may have latched: each may follow a cancel that
+# wrote nothing (CANCEL-4 with keepInbox).
+LATCHING_ENDS = (ERROR, BLOCKED, *NORMAL_ENDS)
+
+
 def _close_turn(st: CheckState, kind: str, disposed: bool = False) -> None:
     if st.turn is None:
         st.expect_end_seed = kind in REPAIR_ENDS
         return
     pending = st.nt_len() + st.ns_len() > 0
     # CHAIN-1; CANCEL-4: a waking send into the aborted turn latches a wake, unless the abort is a
-    # disposal.  An error end may hide an abort: an agent/error listener's cancel leaves the end an
-    # error, and its follow-up after that latches (END-3, decisions G18).
+    # disposal.  Other ends may hide an abort that wrote nothing (a keepInbox cancel): an
+    # agent/error listener's cancel leaves the end an error (END-3, decisions G18), and a cancel
+    # after the pre-step returned leaves a reject blocked and an empty entry's end completed
+    # (spec/loop-grain.md row 6, decisions G22); a follow-up after it latches.
     st.wake.turn_closed(kind in NORMAL_ENDS and st.steps_in_turn >= 1 and pending,
-                        (kind == ABORTED and not disposed) or kind == ERROR)
+                        (kind == ABORTED and not disposed) or kind in LATCHING_ENDS, pending)
     st.last_end = kind or "with an unreadable reason"
     if kind == ABORTED and disposed:
         st.last_end = "aborted by a disposal (cause disposed), which latches no wake"

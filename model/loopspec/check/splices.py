@@ -53,7 +53,8 @@ def _on_public_edit(st: CheckState, effect: SpliceEffect, seq: int) -> None:
     # latch moves before the violations below: one call for the edit and the send it may be).
     target, start, removed_count, _, length_before, _, inserted, _ = effect
     send_shaped = removed_count is None and len(inserted) == 1 and start == length_before
-    st.wake.public_edit(st.step is not None, send_shaped, st.turn is not None, target == NEXT_TURN)
+    st.wake.public_edit(st.step is not None, send_shaped, st.turn is not None, target == NEXT_TURN,
+                        st.nt_len() + st.ns_len() > 0)
     broke_boundary = st.phase == CLAIM_DUE
     if broke_boundary and st.steps_in_turn > 0:
         # END-3: the step may have failed, and its agent/error listener edited before its turn/end.

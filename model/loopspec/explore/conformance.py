@@ -130,7 +130,7 @@ def _step(planned: tuple[Edge[ModelState], Model, Expected | None]) -> Expected:
     return step
 
 
-def problem_of(found: tuple[str, int] | None, length: int, before: tuple[cmd.Command, ...] = ()) -> Problem | None:
+def problem_of(found: tuple[str, int] | None, length: int, before: tuple[cmd.LoopCommand, ...] = ()) -> Problem | None:
     """The disagreement a checked sequence of ``length`` commands found, as the search reports it."""
     if found is None:
         return None

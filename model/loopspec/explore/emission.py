@@ -26,7 +26,6 @@ from loopspec.inbox.operations import locate
 from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import TURN_START
 from loopspec.loop import commands as cmd
-from loopspec.loop.phases import IDLE
 from loopspec.loop.state import Agent, AgentTransition
 
 EMISSION = "notifications follow their records"
@@ -38,7 +37,7 @@ def emission(before: Agent, tr: AgentTransition, reading: Reading) -> Problem | 
     records = {e.seq: (r, i) for e, r, i in zip(tr.events, reading.records, reading.inboxes, strict=False)}
     owed: list[Notification] = []  # what must come before the next record, in order
     claim_open = False  # the previous record was a claim: its batch's notes may still be owed
-    status = "idle" if before.phase == IDLE else "running"
+    status = before.status  # idle at the hop after a waking send too (IDLE_PHASES)
     for item in tr.trace:
         if isinstance(item, SessionEvent):
             record, inbox = records[item.seq]
@@ -105,7 +104,7 @@ def coordinates(start: float, count: float, length: int) -> tuple[int, int, bool
     return int(s), int(c), negative_zero
 
 
-def edit_semantics(before: Agent, command: cmd.Command, reading: Reading | None,
+def edit_semantics(before: Agent, command: cmd.Command | None, reading: Reading | None,
                    refusal: CommandRefused | None = None) -> Problem | None:
     """The command's first record (or its refusal) against the spec's coordinate rules."""
     inbox = before.inbox
@@ -133,7 +132,7 @@ def edit_semantics(before: Agent, command: cmd.Command, reading: Reading | None,
 Shape = tuple[InboxTarget, int, int, tuple[UserMessage, ...]]
 
 
-def _expected(inbox: InboxState, before: Agent, command: cmd.Command) -> object:
+def _expected(inbox: InboxState, before: Agent, command: cmd.Command | None) -> object:
     def at(target: InboxTarget, start: float, count: float, inserted: tuple[UserMessage, ...]) -> object:
         s, c, negative_zero = coordinates(start, count, len(inbox.lane(target)))
         if c == 0 and not inserted:

@@ -62,7 +62,7 @@ class Problem:
     invariant: str
     rule: str
     message: str
-    before: tuple[cmd.Command, ...] = ()
+    before: tuple[cmd.LoopCommand, ...] = ()
 
     def render(self) -> str:
         rule = f" ({self.rule})" if self.rule else ""
@@ -96,7 +96,7 @@ class Reading:
         return self.inboxes[-1]
 
 
-def headline(before: Agent, command: cmd.Command, tr: AgentTransition, reading: Reading) -> Problem | None:
+def headline(before: Agent, command: cmd.Command | None, tr: AgentTransition, reading: Reading) -> Problem | None:
     return (_replay(before, command, tr, reading) or _unique(tr.agent) or _ownership(before, command, tr, reading)
             or _rejection(before, tr))
 
@@ -108,7 +108,7 @@ def _unique(agent: Agent) -> Problem | None:
     return None
 
 
-def _replay(before: Agent, command: cmd.Command, tr: AgentTransition, reading: Reading) -> Problem | None:
+def _replay(before: Agent, command: cmd.Command | None, tr: AgentTransition, reading: Reading) -> Problem | None:
     after = tr.agent
     try:
         if isinstance(command, cmd.Restart):
@@ -130,7 +130,8 @@ def _replay(before: Agent, command: cmd.Command, tr: AgentTransition, reading: R
 
 def _repair_matches(before: Agent, tr: AgentTransition) -> Problem | None:
     """REPAIR-1 from the log equals what the live state had open: its step's pending calls, step, turn."""
-    run = before.running
+    # A driver at a hop with no turn open (after a turn/end, or before its turn/start) leaves nothing open.
+    run = before.running if before.lifecycle_view().open_turn is not None else None
     owed: list[tuple[str, object]] = []
     if run is not None:
         if run.step_open:
@@ -159,7 +160,7 @@ def _repair_matches(before: Agent, tr: AgentTransition) -> Problem | None:
     return None
 
 
-def explicit_insertions(command: cmd.Command) -> list[UserMessage]:
+def explicit_insertions(command: cmd.Command | None) -> list[UserMessage]:
     """Every message the command, or an action it carries, inserts into the inbox itself."""
     if isinstance(command, cmd.Send | cmd.Append | cmd.Prepend | cmd.Replace):
         return [command.message]
@@ -178,7 +179,7 @@ def explicit_insertions(command: cmd.Command) -> list[UserMessage]:
     return [m for action in actions for m in explicit_insertions(action)]
 
 
-def _ownership(before: Agent, command: cmd.Command, tr: AgentTransition, reading: Reading) -> Problem | None:
+def _ownership(before: Agent, command: cmd.Command | None, tr: AgentTransition, reading: Reading) -> Problem | None:
     inserted = [n.message for n in tr.notifications if isinstance(n, Inserted)]
     allowed = Counter(explicit_insertions(command)) if inserted else Counter[UserMessage]()
     implicit = Counter(inserted) - allowed
@@ -226,8 +227,8 @@ def _rejection(before: Agent, tr: AgentTransition) -> Problem | None:
     ends = [e.data.get("reason") for e in mine if e.type == TURN_END and isinstance(e.data, JsonObject)]
     if ends != [freeze({"kind": BLOCKED})]:
         return Problem(REJECTION, "DECIDE-5", f"turn {turn} ended {ends} after its reject, not once blocked")
-    run = tr.agent.running
-    if run is not None and run.turn == turn:
+    # At a hop after the end (the driver not idle yet) the turn is closed though its driver runs.
+    if tr.agent.lifecycle_view().open_turn == turn:
         return Problem(REJECTION, "DECIDE-5", f"turn {turn} is still open after its reject")
     return None
 

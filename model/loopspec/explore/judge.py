@@ -65,8 +65,8 @@ from loopspec.log.kinds import ASSISTANT_MESSAGE, END_SEED, TOOL_RESULT
 from loopspec.log.wire import position, record_data
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
-from loopspec.loop.phases import STEPPING
-from loopspec.loop.state import Agent
+from loopspec.loop.phases import HOPS, STEPPING
+from loopspec.loop.state import Agent, AgentTransition
 from loopspec.statespace.canon import Renaming, agent_key
 from loopspec.statespace.search import Edge, breadth_first
 
@@ -80,7 +80,7 @@ class Judgement:
 
     status: str
     reason: str
-    run: tuple[cmd.Command, ...] = ()
+    run: tuple[cmd.LoopCommand, ...] = ()
     seq: int | None = None
     states: int = 0
     seconds: float = 0.0
@@ -96,6 +96,11 @@ class Crashed:
 
 
 JudgeState = tuple[Agent | Crashed, int]
+
+
+# The cancels a log cannot show: with keepInbox nothing is written, and a clearing one writes what a
+# clear writes; the user's cause, for an end that names none.
+_UNSEEN_CANCELS = (cmd.Cancel(cmd.USER_CAUSE, True), cmd.Cancel(cmd.USER_CAUSE, False))
 
 
 class JudgeSpace:
@@ -127,35 +132,51 @@ class JudgeSpace:
             pos = passed
             self.deepest = max(self.deepest, pos)  # a run writes this far (the step's model traffic too)
         if isinstance(agent, Crashed):
-            commands: list[cmd.Command] = [cmd.Restart()]
+            commands: list[cmd.LoopCommand] = [cmd.Restart()]
             before = agent.agent
         else:
-            commands, before = self.moves.candidates(agent, pos), agent
+            commands, before = [*self.moves.candidates(agent, pos)], agent
+            if agent.phase in HOPS:
+                # At a hop the loop goes on by itself, and a cancel may land there unseen (with
+                # keepInbox it writes nothing; the end it leaves may still be blocked, completed or
+                # an error: spec/loop-grain.md rows 6 and 18, decisions G22).
+                commands += [cmd.Advance(), *_UNSEEN_CANCELS]
         for command in commands:
             try:
-                tr = lifecycle.step(before, command)
+                tr = lifecycle.run_command(before, command)
             except CommandRefused:
                 continue
-            aborted = before.running is not None and before.running.aborted is not None
-            written = len(self._matched(tr.events, pos, isinstance(command, cmd.Restart), aborted,
-                                        tr.agent.log.events))
-            remaining = len(self.positions) - pos
-            if written == len(tr.events):
-                self.deepest = max(self.deepest, pos + written)
-                child: JudgeState = (tr.agent, pos + written)
-                yield Edge(command, 1, child, self.key(child), tr.fired)
-            elif written == remaining:  # the log ends inside this command (a crash, or still running)
-                self.deepest = len(self.positions)
-                end: JudgeState = (Crashed(before), len(self.positions))
-                yield Edge(command, 1, end, self.key(end))
-            if 0 < written < len(tr.events) and written < remaining:
-                # The process died between two appends of this command; a new one may load the log.
-                # A run writes the log this far, so the verdict's place is no earlier (the first
-                # event no run can write).
-                self.deepest = max(self.deepest, pos + written)
-                log = before.log.append_events(tr.events[:written])
-                crashed: JudgeState = (Crashed(Agent(log=log)), pos + written)
-                yield Edge(command, 1, crashed, self.key(crashed))
+            yield from self._edges(before, pos, command, tr)
+            if isinstance(agent, Crashed) or isinstance(command, cmd.Stopping | cmd.Restart):
+                continue
+            # The same command stopping at each hop it passes, where a call may land next.
+            for hop in dict.fromkeys(at.phase for _, at in tr.hops):
+                stopped = cmd.Advance(hop) if isinstance(command, cmd.Advance) else cmd.Stopping(command, hop)
+                yield from self._edges(before, pos, stopped, lifecycle.run_command(before, stopped))
+
+    def _edges(self, before: Agent, pos: int, command: cmd.LoopCommand, tr: AgentTransition
+               ) -> Iterator[Edge[JudgeState]]:
+        """Where ``command``'s transition leads in the log: on, to its end, or to a crash inside it."""
+        aborted = before.running is not None and before.running.aborted is not None
+        written = len(self._matched(tr.events, pos, isinstance(command, cmd.Restart), aborted,
+                                    tr.agent.log.events))
+        remaining = len(self.positions) - pos
+        if written == len(tr.events):
+            self.deepest = max(self.deepest, pos + written)
+            child: JudgeState = (tr.agent, pos + written)
+            yield Edge(command, 1, child, self.key(child), tr.fired)
+        elif written == remaining:  # the log ends inside this command (a crash, or still running)
+            self.deepest = len(self.positions)
+            end: JudgeState = (Crashed(before), len(self.positions))
+            yield Edge(command, 1, end, self.key(end))
+        if 0 < written < len(tr.events) and written < remaining:
+            # The process died between two appends of this command; a new one may load the log.
+            # A run writes the log this far, so the verdict's place is no earlier (the first
+            # event no run can write).
+            self.deepest = max(self.deepest, pos + written)
+            log = before.log.append_events(tr.events[:written])
+            crashed: JudgeState = (Crashed(Agent(log=log)), pos + written)
+            yield Edge(command, 1, crashed, self.key(crashed))
 
     def _matched(self, events: tuple[SessionEvent, ...], pos: int, restart: bool, aborted: bool,
                  log: tuple[SessionEvent, ...]) -> list[SessionEvent]:

@@ -29,7 +29,11 @@ writes the same log, which is why searching only them decides validity:
   ``interrupted`` (an aborted step's skipped calls show the abort there, CANCEL-5); anywhere else a
   cancel's records are a ``clear``'s, and its abort is never seen;
 * **restarts** — tried wherever crash repair's closers or ``session/end-seed`` come next; the
-  judge adds crash points inside commands (a process can die between any two appends).
+  judge adds crash points inside commands (a process can die between any two appends);
+* **hops** — the judge (:mod:`.judge`) also tries every candidate stopping at each hop its run
+  passes, and at a hop the loop going on and a cancel no record shows (decisions G22); a pre-step
+  decision is fixed by the first record after the inbox records that follow it, since calls may
+  land after the decision is returned and before the loop acts on it.
 """
 
 from __future__ import annotations
@@ -87,7 +91,10 @@ class Moves:
             out.append(cmd.Restart())
         phase, run = agent.phase, agent.running
         if phase == DECIDING and run is not None:
-            out += self._decisions(run.aborted is not None, kind, data, pos)
+            # Calls may land after the decision is returned and before the loop acts on it (the
+            # hops decided and decision-returned): the record that fixes it may come after theirs.
+            fixed = self._past_splices(pos)
+            out += self._decisions(run.aborted is not None, *self._kind_and_data(fixed), fixed)
         elif phase == STEPPING:
             if kind == ASSISTANT_MESSAGE and announces(data):
                 out += [cmd.ToolCall(), cmd.ToolCall(started=False)]
@@ -110,6 +117,18 @@ class Moves:
             if error is not None:
                 out.append(cmd.TurnStopping(raises=error[0]))
         return out
+
+    def _past_splices(self, pos: int) -> int:
+        """The first point at or after ``pos`` that is no inbox record."""
+        while pos < len(self.events) and self.events[pos].get("type") == SPLICED:
+            pos += 1
+        return pos
+
+    def _kind_and_data(self, pos: int) -> tuple[object, dict[str, object]]:
+        if pos >= len(self.events):
+            return None, {}
+        data = self.events[pos].get("data")
+        return self.events[pos].get("type"), data if isinstance(data, dict) else {}
 
     def _decisions(self, aborted: bool, kind: object, data: dict[str, object], pos: int) -> list[cmd.Command]:
         """The one answer the next event allows (an aborted turn ignores the answer: any will do)."""

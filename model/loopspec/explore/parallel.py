@@ -49,7 +49,7 @@ class LevelSearch:
         self.rows: dict[str, Commands] = {}
         self.inner: dict[Pair, Commands] = {}
         self.ways_in: dict[Hashable, dict[str, Commands]] = {}
-        self.ways_out: dict[Hashable, dict[str, cmd.Command]] = {}
+        self.ways_out: dict[Hashable, dict[str, cmd.LoopCommand]] = {}
 
     def expand(self) -> tuple[list[Hashable], Counterexample | None]:
         """Expand the frontier one level; the new keys found (in order) and the first problem."""
@@ -71,7 +71,7 @@ class LevelSearch:
         self.candidates = [(n, k) for k, n in found.items()]
         return [k for _, k in self.candidates], None
 
-    def _cover(self, node: Node[State], key: Hashable, command: cmd.Command, fired: tuple[str, ...],
+    def _cover(self, node: Node[State], key: Hashable, command: cmd.LoopCommand, fired: tuple[str, ...],
                child: Hashable) -> None:
         if not fired:
             return
@@ -208,7 +208,7 @@ def _merge(partitions: list[LevelSearch | Connection], depth: int) -> tuple[
     rows: dict[str, Commands] = {}
     pairs: dict[Pair, Commands] = {}
     ways_in: dict[Hashable, dict[str, Commands]] = {}
-    ways_out: dict[Hashable, dict[str, cmd.Command]] = {}
+    ways_out: dict[Hashable, dict[str, cmd.LoopCommand]] = {}
     transitions = commands = 0
     for part in partitions:
         if isinstance(part, LevelSearch):

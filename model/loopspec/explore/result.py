@@ -10,7 +10,7 @@ import attrs
 
 from loopspec.explore.invariants import Problem
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import ROWS_ONLY_AT_HOPS, TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.statespace.pairs import Commands, Pair
 from loopspec.statespace.scope import Scope
 
@@ -19,7 +19,7 @@ from loopspec.statespace.scope import Scope
 class Counterexample:
     """A broken invariant and the shortest command sequence that breaks it."""
 
-    commands: tuple[cmd.Command, ...]
+    commands: tuple[cmd.LoopCommand, ...]
     problem: Problem
 
 
@@ -50,7 +50,7 @@ class Exploration:
     def missing_rows(self) -> list[str]:
         """The rows no execution fired, but those only a call landing at a hop fires: no command of
         the alphabet stops the loop at a hop yet (decisions.md G17)."""
-        return [row.key for row in TABLE if row.key not in self.rows and row.key not in ROWS_ONLY_AT_HOPS]
+        return [row.key for row in TABLE if row.key not in self.rows]
 
 
 @attrs.frozen

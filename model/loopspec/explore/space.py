@@ -21,6 +21,7 @@ from loopspec.explore.invariants import REPLAY, Problem, Reading, headline
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.state import Agent, AgentTransition
+from loopspec.statespace import scope as sc
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key
 from loopspec.statespace.scope import Scope
@@ -48,26 +49,42 @@ class ExplorationSpace:
         agent, checker = state
         names = Renaming()
         self.key(state, names)  # the ids the key mentions: the others are interchangeable
-        for command, size in self.alphabet.entries(agent, names.numbers):
-            try:
-                # Looked up at call time, so a patched model (a mutant) is the one explored.
-                tr = lifecycle.step(agent, command)
-            except CommandRefused as refusal:
-                yield Edge(command, size, None, None, (), edit_semantics(agent, command, None, refusal))
-                continue
-            except Exception as err:  # the invariant is about exactly this: anything but a rule refusal
-                raised = Problem(RAISES, "", f"{type(err).__name__}: {err}")
-                yield Edge(command, size, None, None, (), raised)
-                continue
-            # A command that wrote nothing leaves the checker as it was: share it (checkers are
-            # only ever fed after a fork, so a shared one is never changed).
-            child = log_rules.fork(checker) if tr.events else checker
-            problem = self.check(agent, command, tr, child)
-            next_state = (tr.agent, child)
-            key = None if problem is not None else self.key(next_state)
-            yield Edge(command, size, next_state, key, tr.fired, problem)
+        moves: list[tuple[cmd.LoopCommand, int]] = list(self.alphabet.entries(agent, names.numbers))
+        hops = sc.HOP_STOPS in self.scope.kinds
+        if hops:
+            moves.append((cmd.Advance(), 1))  # refused (INPUT-4) anywhere but at a hop
+        for command, size in moves:
+            edge, passed = self._edge(agent, checker, command, size)
+            yield edge
+            # The same command stopping at each hop it passed: the states where a call lands there.
+            for hop in dict.fromkeys(at.phase for _, at in passed) if hops else ():
+                stopped = (cmd.Advance(hop) if isinstance(command, cmd.Advance)
+                           else cmd.Stopping(command, hop) if not isinstance(command, cmd.Stopping) else command)
+                yield self._edge(agent, checker, stopped, size)[0]
 
-    def check(self, before: Agent, command: cmd.Command, tr: AgentTransition, checker: LogChecker) -> Problem | None:
+    def _edge(self, agent: Agent, checker: LogChecker, command: cmd.LoopCommand, size: int
+              ) -> tuple[Edge[State], tuple[tuple[int, Agent], ...]]:
+        """The edge of one move, checked, and the hops its run passed."""
+        acting = _acting(command)
+        try:
+            # Looked up at call time, so a patched model (a mutant) is the one explored.
+            tr = lifecycle.run_command(agent, command)
+        except CommandRefused as refusal:
+            return Edge(command, size, None, None, (), edit_semantics(agent, acting, None, refusal)), ()
+        except Exception as err:  # the invariant is about exactly this: anything but a rule refusal
+            raised = Problem(RAISES, "", f"{type(err).__name__}: {err}")
+            return Edge(command, size, None, None, (), raised), ()
+        # A command that wrote nothing leaves the checker as it was: share it (checkers are
+        # only ever fed after a fork, so a shared one is never changed).
+        child = log_rules.fork(checker) if tr.events else checker
+        problem = self.check(agent, acting, tr, child)
+        next_state = (tr.agent, child)
+        key = None if problem is not None else self.key(next_state)
+        return Edge(command, size, next_state, key, tr.fired, problem), tr.hops
+
+    def check(self, before: Agent, command: cmd.Command | None, tr: AgentTransition, checker: LogChecker
+              ) -> Problem | None:
+        """Every check of one transition; ``command`` is None when the loop went on by itself."""
         try:
             reading = Reading(before, tr)
         except InvalidEvent as err:
@@ -85,3 +102,10 @@ class ExplorationSpace:
             return Problem(REPLAY, "FOLD-5", f"the checker's fold of the log holds {log_rules.pending_ids(checker)}, "
                            f"the live inbox {live}")
         return None
+
+
+def _acting(command: cmd.LoopCommand) -> cmd.Command | None:
+    """The command whose effects a move's checks judge; None when the loop goes on by itself."""
+    if isinstance(command, cmd.Stopping):
+        return command.command
+    return None if isinstance(command, cmd.Advance) else command

@@ -60,7 +60,7 @@ class Walk:
 
     steps: tuple[Expected, ...]
     keys: tuple[int, ...]  # the state each command was sent at
-    commands: tuple[cmd.Command, ...]
+    commands: tuple[cmd.LoopCommand, ...]
 
 
 @attrs.define
@@ -69,7 +69,7 @@ class _Walking:
 
     steps: list[Expected] = attrs.Factory(list)
     keys: list[int] = attrs.Factory(list)
-    commands: list[cmd.Command] = attrs.Factory(list)
+    commands: list[cmd.LoopCommand] = attrs.Factory(list)
 
     def done(self) -> Walk:
         return Walk(tuple(self.steps), tuple(self.keys), tuple(self.commands))
@@ -93,9 +93,9 @@ class Tour:
         self.turn = 0  # which member of a class to send next: each time another
         self.sent = 0
         self.skipped = 0
-        self._runs: dict[cmd.Command, bool] = {}
+        self._runs: dict[cmd.LoopCommand, bool] = {}
         self.forward = {key: self._moves_from(key) for key in plan.classes}
-        self.backward: dict[int, list[tuple[int, cmd.Command]]] = {}
+        self.backward: dict[int, list[tuple[int, cmd.LoopCommand]]] = {}
         for key, moves in self.forward.items():
             for after, command in moves:
                 self.backward.setdefault(after, []).append((key, command))
@@ -104,10 +104,10 @@ class Tour:
             if key not in reachable:  # no way there the adapter can take: nothing there is sent
                 self.skipped += len(self.left[key])
                 self.left[key] = []
-        self.signposts: dict[int, tuple[int, cmd.Command | None, int]] = {}
+        self.signposts: dict[int, tuple[int, cmd.LoopCommand | None, int]] = {}
         self._redraw()
 
-    def _moves_from(self, key: int) -> list[tuple[int, cmd.Command]]:
+    def _moves_from(self, key: int) -> list[tuple[int, cmd.LoopCommand]]:
         """The distinct other states of the map one command from ``key``, by a command the adapter can take."""
         agent, seen = self.plan.agents[key], {}
         for members, after in zip(self.plan.classes[key], self.plan.successors[key], strict=True):
@@ -119,10 +119,10 @@ class Tour:
         return list(seen.items())
 
     @staticmethod
-    def _distances(sources: list[int], edges: dict[int, list[tuple[int, cmd.Command]]]) -> dict[
-            int, tuple[int, cmd.Command | None, int]]:
+    def _distances(sources: list[int], edges: dict[int, list[tuple[int, cmd.LoopCommand]]]) -> dict[
+            int, tuple[int, cmd.LoopCommand | None, int]]:
         """Breadth first from ``sources`` along ``edges``: per state, its distance and the edge it was reached by."""
-        out: dict[int, tuple[int, cmd.Command | None, int]] = {k: (0, None, k) for k in sources}
+        out: dict[int, tuple[int, cmd.LoopCommand | None, int]] = {k: (0, None, k) for k in sources}
         frontier, distance = sources, 0
         while frontier:
             distance += 1
@@ -139,14 +139,14 @@ class Tour:
         """The signposts: backwards from every state with classes left, the way there."""
         self.signposts = self._distances([k for k, left in self.left.items() if left], self.backward)
 
-    def paths(self) -> Callable[[int], tuple[cmd.Command, ...] | None]:
+    def paths(self) -> Callable[[int], tuple[cmd.LoopCommand, ...] | None]:
         """Shortest ways from a fresh agent by commands the adapter can take: per state, one (None: none)."""
         ways = self._distances([self.root], self.forward)
 
-        def path(key: int) -> tuple[cmd.Command, ...] | None:
+        def path(key: int) -> tuple[cmd.LoopCommand, ...] | None:
             if key not in ways:
                 return None
-            out: list[cmd.Command] = []
+            out: list[cmd.LoopCommand] = []
             while (way := ways[key])[1] is not None:
                 out.append(way[1])
                 key = way[2]
@@ -219,13 +219,13 @@ class Tour:
         self.skipped += 1
         return agent, key
 
-    def _runs_here(self, agent: Agent, command: cmd.Command) -> bool:
+    def _runs_here(self, agent: Agent, command: cmd.LoopCommand) -> bool:
         runs = self._runs.get(command)
         if runs is None:
             runs = self._runs[command] = self.profile.runs(ops_of(encode_command(command)))
         return runs and not needs_lacked(self.lacks, agent, command)
 
-    def _way(self, agent: Agent, key: int, fresh: int) -> cmd.Command | None:
+    def _way(self, agent: Agent, key: int, fresh: int) -> cmd.LoopCommand | None:
         """The next command towards a state with classes left, or None (a fresh case is nearer)."""
         if self.plan.expanded(key):
             post = self.signposts.get(key)
@@ -233,7 +233,7 @@ class Tour:
                 return None
             return post[1]
         # Past the depth bound: one command back into the map, to the state nearest one left.
-        best: tuple[int, cmd.Command] | None = None
+        best: tuple[int, cmd.LoopCommand] | None = None
         for after, command in self.plan.moves_beyond(key, agent):
             post = self.signposts.get(after)
             if post is not None and post[0] < fresh and (best is None or post[0] < best[0]) \
@@ -241,7 +241,7 @@ class Tour:
                 best = (post[0], command)
         return None if best is None else best[1]
 
-    def _send(self, agent: Agent, key: int, command: cmd.Command, walk: _Walking) -> tuple[
+    def _send(self, agent: Agent, key: int, command: cmd.LoopCommand, walk: _Walking) -> tuple[
             Agent, int]:
         after, observation = observe(agent, command)
         walk.steps.append(Expected(command, encode_command(command), observation,
@@ -301,12 +301,12 @@ def _shrunk(walker: Tour, checks: Checks, walk: Walk, finding: tuple[str, int]) 
     difference needs the walk's own history, and the walk up to the command is the case.
     """
     needed, path = finding[1], walker.paths()
-    tried: list[tuple[cmd.Command, ...]] = []
+    tried: list[tuple[cmd.LoopCommand, ...]] = []
     for start in range(needed - 1, -1, -1):
         way = path(walk.keys[start])
         if way is not None:
             tried.append((*way, *walk.commands[start:needed]))
-    best: tuple[tuple[cmd.Command, ...], Problem] | None = None
+    best: tuple[tuple[cmd.LoopCommand, ...], Problem] | None = None
     done = 0
     for size in SHRINK_ROUNDS:  # the short tails first: a long one is tried only when they all agree
         batch, done = tried[done:size], max(done, min(size, len(tried)))

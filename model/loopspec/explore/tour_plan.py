@@ -21,14 +21,14 @@ from collections.abc import Hashable, Iterator
 
 from loopspec.data.errors import CommandRefused
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import step
+from loopspec.loop.lifecycle import run_command, step
 from loopspec.loop.state import Agent
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key
-from loopspec.statespace.scope import Scope
+from loopspec.statespace.scope import HOP_STOPS, Scope
 from loopspec.statespace.search import Edge, Outcome, breadth_first
 
-Classes = tuple[tuple[cmd.Command, ...], ...]
+Classes = tuple[tuple[cmd.LoopCommand, ...], ...]
 
 
 class TourPlan:
@@ -45,7 +45,7 @@ class TourPlan:
         self.classes: dict[int, Classes] = {}  # the expanded states' classes, in alphabet order
         self.agents: dict[int, Agent] = {}  # the expanded states, as the search first met them
         self.successors: dict[int, tuple[int | None, ...]] = {}  # per class: the state it leads to
-        self._moves: dict[int, tuple[tuple[int, cmd.Command], ...]] = {}
+        self._moves: dict[int, tuple[tuple[int, cmd.LoopCommand], ...]] = {}
         self.outcome: Outcome[Agent] = breadth_first(_Recorder(self), scope.depth)
 
     def state(self, agent: Agent) -> int:
@@ -56,13 +56,13 @@ class TourPlan:
     def expanded(self, state: int) -> bool:
         return state in self.classes
 
-    def moves_beyond(self, key: int, agent: Agent) -> tuple[tuple[int, cmd.Command], ...]:
+    def moves_beyond(self, key: int, agent: Agent) -> tuple[tuple[int, cmd.LoopCommand], ...]:
         """The distinct other states one command from ``agent``, a state past the depth bound, each with a
         command there (stepped once, when a walk first gets here)."""
         known = self._moves.get(key)
         if known is not None:
             return known
-        seen: dict[int, cmd.Command] = {}
+        seen: dict[int, cmd.LoopCommand] = {}
         for members in self.alphabet.members(agent):
             if isinstance(members[0], cmd.Restart):
                 continue  # a restart goes nowhere a walk needs, and reloads the whole session
@@ -90,12 +90,16 @@ class _Recorder:
 
     def expand(self, state: Agent) -> Iterator[Edge[Agent]]:
         plan, key = self.plan, self.plan.state(state)
-        classes = plan.alphabet.members(state)
+        classes: Classes = plan.alphabet.members(state)
         successors: list[int | None] = []
         plan.classes[key], plan.agents[key] = classes, state
+        hops = HOP_STOPS in plan.scope.kinds
+        if hops:  # the loop going on from a hop (refused anywhere else), and stops at the hops passed
+            classes = plan.classes[key] = (*classes, (cmd.Advance(),))
+        stops: list[tuple[cmd.LoopCommand, ...]] = []
         for members in classes:
             try:
-                transition = step(state, members[0])
+                transition = run_command(state, members[0])
             except CommandRefused:
                 successors.append(None)
                 yield Edge(members[0], len(members), None, None)
@@ -103,4 +107,14 @@ class _Recorder:
             after = plan.state(transition.agent)
             successors.append(after)
             yield Edge(members[0], len(members), transition.agent, after, transition.fired)
+            for hop in dict.fromkeys(at.phase for _, at in transition.hops) if hops else ():
+                first = members[0]
+                stops.append((cmd.Advance(hop) if isinstance(first, cmd.Advance)
+                              else cmd.Stopping(first, hop) if not isinstance(first, cmd.Stopping) else first,))
+        for stop in stops:
+            transition = run_command(state, stop[0])
+            after = plan.state(transition.agent)
+            successors.append(after)
+            yield Edge(stop[0], 1, transition.agent, after, transition.fired)
+        plan.classes[key] = (*classes, *stops)
         plan.successors[key] = tuple(successors)

@@ -35,10 +35,10 @@ from loopspec.loop.pre_step import Listener
 
 # The edits, sends and cancel are defined with the listener actions; they are commands too.
 __all__ = [
-    "STEP_KINDS", "STEP_RESULTS", "USER_CAUSE", "Append", "Cancel", "Clear", "Command", "Decide", "Fail", "InboxEdit",
-    "ListenerActionT", "MaxTokens", "Prepend", "Remove", "Replace", "RequestError", "Restart", "Send", "Splice",
-    "StepResult", "Stop", "ToolCall", "ToolCalls", "ToolResult", "ToolStart", "TurnStopping", "followup", "inject",
-    "steer",
+    "STEP_KINDS", "STEP_RESULTS", "USER_CAUSE", "Advance", "Append", "Cancel", "Clear", "Command", "Decide", "Fail",
+    "InboxEdit", "ListenerActionT", "LoopCommand", "MaxTokens", "Prepend", "Remove", "Replace", "RequestError",
+    "Restart", "Send", "Splice", "StepResult", "Stop", "Stopping", "ToolCall", "ToolCalls", "ToolResult", "ToolStart",
+    "TurnStopping", "followup", "inject", "steer",
 ]
 
 # ---- the environment's answers at await points ----
@@ -155,3 +155,27 @@ class Restart:
 
 # No claim among them: only the loop claims, at its own boundaries (CLAIM-7).
 Command = InboxEdit | Send | Cancel | Decide | StepResult | TurnStopping | Restart
+
+
+# ---- where the loop stops: its hops (spec/loop-grain.md) ----
+
+
+@attrs.frozen
+class Stopping:
+    """A command whose run stops at the first hop named ``hop`` that it passes, so that the next
+    command lands there; one that passes none runs on as usual (command language, ``stop``)."""
+
+    command: Command
+    hop: str
+
+
+@attrs.frozen
+class Advance:
+    """The loop goes on by itself from the hop it stopped at, to its next await point or to the next
+    hop named ``stop`` (command language, ``advance``); anywhere but at a hop INPUT-4 refuses it."""
+
+    stop: str | None = None
+
+
+LoopCommand = Command | Stopping | Advance
+"""Everything that moves the agent: a command, one stopping at a hop, or the loop going on from one."""

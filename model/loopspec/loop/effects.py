@@ -94,6 +94,11 @@ def _start_driver(work: Work, _: str) -> None:
     work.agent = attrs.evolve(work.agent, running=RunningTurn(work.agent.last_turn))
 
 
+def _go_on(work: Work, _: str) -> None:
+    # INPUT-2: the call goes on through the hop it landed at, as the loop would (loop-grain row 1).
+    work.goes_on = True
+
+
 def _turn_start(work: Work, _: str) -> None:
     turn = work.agent.last_turn + 1  # TURN-1: session-global numbering
     work.agent = attrs.evolve(work.agent, last_turn=turn, running=RunningTurn(turn))
@@ -292,6 +297,7 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "clear-unless-keep": _clear_unless_keep,
     "abort": _abort,
     "start-driver": _start_driver,
+    "go-on": _go_on,
     "status-running": _status("running"),
     "status-idle": _status("idle"),
     "turn-start": _turn_start,

@@ -157,7 +157,9 @@ TABLE: tuple[Row, ...] = (
     # starts the driver itself (the first send's wake then finds it running and does nothing).
     Row(WAKING, "edit", "always", ("edit",), WAKING, ("SPLICE-1",)),
     Row(WAKING, "send", "always", ("insert",), WAKING, ("INPUT-1",)),
-    Row(WAKING, "send-wake", "always", ("insert", "start-driver", "status-running"), STARTING, ("INPUT-2",)),
+    # A waking send there wakes the driver itself: its own inserted listeners act first, the agent
+    # still idle (a hop of its own, passed unless the send stops there), then the driver starts.
+    Row(WAKING, "send-wake", "always", ("insert", "go-on"), WAKING, ("INPUT-2",)),
     Row(WAKING, "cancel", "always", ("clear-unless-keep",), WAKING, ("CANCEL-2",)),
     Row(WAKING, "restart", "always", ("repair", "end-seed", "reload"), IDLE, ("REPAIR-2", "REPAIR-4")),
     # A wake sent while idle always starts the driver, even when its message is gone by then.
@@ -167,16 +169,6 @@ TABLE: tuple[Row, ...] = (
     Row(STARTING, AUTO, "not-aborted", ("turn-start", "claim-turn"), DECIDING, ("INPUT-2", "TURN-4", "CLAIM-1")),
     Row(STARTING, AUTO, "aborted", (), ENDING, ("CANCEL-3", "STATUS-1")),
 )
-
-
-# The rows no command fires unless it stops the loop at a hop (``step(..., fine=True)``): a call that
-# lands at a hop, and what the loop does by itself only after such a call (a cancel after the
-# decision was returned, or between a chaining end and the next turn).  The command language cannot
-# say "stop at a hop" yet (issue 39, point 2; decisions.md G17): the vectors, drive and the
-# exploration leave these out; the stateful tests and ``reproduce`` reach them.
-ROWS_ONLY_AT_HOPS: frozenset[str] = frozenset(
-    [r.key for r in TABLE if r.phase in HOPS and r.input != AUTO]
-    + [f"{DECISION_RETURNED}/{AUTO}/enter-aborted", f"{CHAINING}/{AUTO}/aborted", f"{STARTING}/{AUTO}/aborted"])
 
 
 # The inputs that answer an await point, and the prelude each runs before its rows' guards are read.
@@ -263,9 +255,10 @@ def choose_row(work: Work, phase: str, input_name: str) -> Row:
     return row
 
 
-def _fire(work: Work, input_name: str, fine: bool = False) -> None:
+def _fire(work: Work, input_name: str, fine: bool = False, stop: str | None = None) -> None:
     """Fire the row whose guard holds, then each choice point's, until the agent rests: at an await
-    point, or with ``fine`` at the first hop (a hop passed is noted in ``work.hops``)."""
+    point, with ``fine`` at the first hop, or at the first hop named ``stop`` (a hop passed is noted
+    in ``work.hops``)."""
     phase = work.agent.phase
     while True:
         row = choose_row(work, phase, input_name)
@@ -278,8 +271,9 @@ def _fire(work: Work, input_name: str, fine: bool = False) -> None:
         work.agent = attrs.evolve(work.agent, phase=row.next, running=running)
         if row.next in HOPS:
             # A call that lands at a hop leaves the loop there: it goes on by itself (advance).
-            if fine or row.phase == row.next:
+            if fine or (row.phase == row.next and not work.goes_on) or row.next == stop:
                 return
+            work.goes_on = False
             work.hops.append((len(work.trace), work.agent))
         elif row.next not in CHOICES:
             return
@@ -308,9 +302,10 @@ def _transition(work: Work) -> AgentTransition:
                            tuple(work.trace), tuple(work.hops))
 
 
-def step(agent: Agent, command: cmd.Command, *, fine: bool = False) -> AgentTransition:
+def step(agent: Agent, command: cmd.Command, *, fine: bool = False, stop: str | None = None) -> AgentTransition:
     """Apply one command (the model's transition function): the loop runs on to its next await
-    point, or with ``fine`` stops at the first hop it reaches (spec/loop-grain.md)."""
+    point, or with ``fine`` stops at the first hop it reaches, or at the first hop named ``stop``
+    when it passes one (spec/loop-grain.md; the command language's ``stop``)."""
     work = Work(agent, command)
     input_name = classify(command)
     _rows_or_refuse(agent.phase, input_name)  # before the prelude: a refused input runs no listener
@@ -319,13 +314,14 @@ def step(agent: Agent, command: cmd.Command, *, fine: bool = False) -> AgentTran
         refused = perform_actions(work, PRELUDES[prelude](work, command, run))
         if refused is not None:  # an action the model refuses is the listener or tool throwing there
             work.decision, work.raised = None, refused
-    _fire(work, input_name, fine)
+    _fire(work, input_name, fine, stop)
     return _transition(work)
 
 
-def advance(agent: Agent, *, fine: bool = False) -> AgentTransition:
-    """The loop goes on by itself from a hop (no command): to its next await point, or with ``fine``
-    to its next hop.  Anywhere else there is nothing to go on from: INPUT-4 refuses."""
+def advance(agent: Agent, *, fine: bool = False, stop: str | None = None) -> AgentTransition:
+    """The loop goes on by itself from a hop (no command): to its next await point, with ``fine``
+    to its next hop, or to the next hop named ``stop``.  Anywhere else there is nothing to go on
+    from: INPUT-4 refuses."""
     if agent.phase not in HOPS:
         raise CommandRefused("INPUT-4", f"the loop goes on by itself only from a hop, not while the agent is "
                                         f"{agent.phase}")
@@ -333,8 +329,17 @@ def advance(agent: Agent, *, fine: bool = False) -> AgentTransition:
     held = agent.running.held if agent.running is not None else None
     if held is not None:  # what the pre-step's listeners answered, which the turn acts on now
         work.decision, work.raised = held.decision, held.raised
-    _fire(work, AUTO, fine)
+    _fire(work, AUTO, fine, stop)
     return _transition(work)
+
+
+def run_command(agent: Agent, command: cmd.LoopCommand) -> AgentTransition:
+    """One move of the command language: a command, one that stops at a hop, or ``advance``."""
+    if isinstance(command, cmd.Stopping):
+        return step(agent, command.command, stop=command.hop)
+    if isinstance(command, cmd.Advance):
+        return advance(agent, stop=command.stop)
+    return step(agent, command)
 
 
 def run(agent: Agent, *commands: cmd.Command) -> tuple[Agent, list[AgentTransition]]:

@@ -38,6 +38,9 @@ class Work:
         self.raised: str | None = None
         self.code = "UNKNOWN"
         self.result: cmd.StepResult | None = None
+        # A call that lands at a hop and takes the loop on from there itself (a waking send at the
+        # hop after a waking send's splice wakes the driver in its own call): the go-on effect.
+        self.goes_on = False
 
     def reset_answers(self) -> None:
         self.decision, self.raised, self.result = None, None, None

@@ -22,7 +22,7 @@ from loopspec.loop import commands as cmd
 from loopspec.statespace.search import Edge, Node
 
 Pair = tuple[str, str]
-Commands = tuple[cmd.Command, ...]
+Commands = tuple[cmd.LoopCommand, ...]
 
 
 class _Witness:
@@ -47,7 +47,7 @@ class RowPairs:
         self.rows: dict[str, _Witness] = {}
         self.pairs: dict[Pair, _Witness] = {}
         self._ins: dict[int, dict[str, _Witness]] = {}  # per state: last row -> shortest way in
-        self._outs: dict[int, dict[str, cmd.Command]] = {}  # per state: first row -> a command out
+        self._outs: dict[int, dict[str, cmd.LoopCommand]] = {}  # per state: first row -> a command out
 
     def arrive(self, parent: Node[Any], edge: Edge[Any], child: Node[Any], new: bool) -> None:
         fired = edge.fired

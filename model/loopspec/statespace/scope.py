@@ -21,7 +21,8 @@ RESULTS = "results"  # step results of every kind, tool calls inside a step
 STOPPING_ANSWERS = "stopping"  # turn-stopping answers: nothing, steering, a throw
 RESTARTS = "restarts"  # a crash and reload at any point
 WRONG = "wrong-answers"  # an await point's answer where the table has no row (INPUT-4 refusals)
-KINDS = (EDITS, SENDS, CANCELS, DECISIONS, RESULTS, STOPPING_ANSWERS, RESTARTS, WRONG)
+HOP_STOPS = "hops"  # each command stopping at each hop it passes, and advance (spec/loop-grain.md)
+KINDS = (EDITS, SENDS, CANCELS, DECISIONS, RESULTS, STOPPING_ANSWERS, RESTARTS, WRONG, HOP_STOPS)
 
 
 def _kinds(value: tuple[str, ...]) -> tuple[str, ...]:

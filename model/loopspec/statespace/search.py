@@ -27,7 +27,7 @@ S = TypeVar("S")
 class Edge(NamedTuple, Generic[S]):
     """One stepped command: its class size, the state it leads to (None if refused), rows fired, a problem."""
 
-    command: cmd.Command
+    command: cmd.LoopCommand
     size: int
     state: S | None
     key: Hashable
@@ -40,15 +40,15 @@ class Node(Generic[S]):
 
     __slots__ = ("command", "depth", "parent", "state")
 
-    def __init__(self, state: S, parent: Node[S] | None, command: cmd.Command | None, depth: int) -> None:
+    def __init__(self, state: S, parent: Node[S] | None, command: cmd.LoopCommand | None, depth: int) -> None:
         self.state = state
         self.parent = parent
         self.command = command
         self.depth = depth
 
-    def path(self) -> tuple[cmd.Command, ...]:
+    def path(self) -> tuple[cmd.LoopCommand, ...]:
         """The commands from the root to this state."""
-        out: list[cmd.Command] = []
+        out: list[cmd.LoopCommand] = []
         node: Node[S] | None = self
         while node is not None and node.command is not None:
             out.append(node.command)
@@ -72,7 +72,7 @@ Arrival = Callable[[Node[S], Edge[S], Node[S], bool], None]
 class Found(Generic[S]):
     """What stopped the search: a problem on an edge, or a goal state; ``path`` reaches it."""
 
-    path: tuple[cmd.Command, ...]
+    path: tuple[cmd.LoopCommand, ...]
     problem: object
     state: S | None
 

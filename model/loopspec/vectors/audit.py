@@ -90,24 +90,46 @@ def time_policy(steps: Sequence[tuple[str, Json]]) -> list[Finding]:
 
 
 def live_stream(steps: Sequence[tuple[str, Json]]) -> list[Json]:
-    """The live stream the observations describe, as ``loopspec check --live`` reads one."""
+    """The live stream the observations describe, as ``loopspec check --live`` reads one.
+
+    A ``cancel`` is also a recorded call (op-begin, its records, op-end): it may write nothing (with
+    keepInbox), and the live checker must know that one was made, to let a chaining turn end's next
+    turn never start (CHAIN-1; a cancel at the hop between them, spec/loop-grain.md row 19)."""
     records: list[Json] = []
+    next_seq = 0
     for op, observation in steps:
         if observation.get("ok") is not True:
             continue
         events = _dicts(observation.get("events"))
         notes = _dicts(observation.get("notifications"))
+        before = next_seq
+        for event in events:
+            seq = event.get("seq")
+            next_seq = seq + 1 if isinstance(seq, int) and not isinstance(seq, bool) else next_seq
+        if op == "cancel":
+            records.append({"kind": "op-begin", "op": op, "args": {}, "nextSeq": before})
+            records.extend(_records(events, notes))
+            records.append({"kind": "op-end", "op": op, "args": {}, "nextSeqBefore": before,
+                            "nextSeqAfter": next_seq, "result": None})
+            continue
         if op == "restart":  # a process boundary: the new process's repair writes go unmarked (LOG-5)
             records.extend((CRASH_NOTE, NEW_PROCESS_NOTE))
             records.extend({"kind": "live", **n} for n in notes)
             continue
-        pending = list(notes)
-        for event in events:
-            seq = event.get("seq")
-            while pending and isinstance(seq, int) and _next_seq(pending[0]) <= seq:
-                records.append({"kind": "live", **pending.pop(0)})
-            records.append({"kind": "durable", "seq": seq, "type": event.get("type")})
-        records.extend({"kind": "live", **n} for n in pending)
+        records.extend(_records(events, notes))
+    return records
+
+
+def _records(events: list[Json], notes: list[Json]) -> list[Json]:
+    """One observation's events and notifications interleaved by each notification's ``nextSeq``."""
+    records: list[Json] = []
+    pending = list(notes)
+    for event in events:
+        seq = event.get("seq")
+        while pending and isinstance(seq, int) and _next_seq(pending[0]) <= seq:
+            records.append({"kind": "live", **pending.pop(0)})
+        records.append({"kind": "durable", "seq": seq, "type": event.get("type")})
+    records.extend({"kind": "live", **n} for n in pending)
     return records
 
 

@@ -17,11 +17,18 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
 from loopspec.loop import commands as cmd
+from loopspec.loop.commands import Stopping
 from loopspec.loop.state import Agent
+
+
+def _inner(command: object) -> object:
+    """The command itself, whether or not it stops at a hop (a lacked answer is lacked either way)."""
+    return command.command if isinstance(command, Stopping) else command
 
 
 def _several_answers(agent: object, command: object) -> bool:
     """A step answer that needs the model call to answer its step more than once (or not at once)."""
+    command = _inner(command)
     if not isinstance(command, cmd.StepResult) or not isinstance(agent, Agent):
         return False
     run = agent.running
@@ -47,7 +54,7 @@ def _the_answer_it_takes(agent: object, command: object) -> cmd.StepResult:
 
 def _restart_of_nothing(agent: object, command: object) -> bool:
     """A restart before the first event: a store that keeps sessions by their events has none to load."""
-    return isinstance(command, cmd.Restart) and isinstance(agent, Agent) and len(agent.log.events) == 0
+    return isinstance(_inner(command), cmd.Restart) and isinstance(agent, Agent) and len(agent.log.events) == 0
 
 
 def _nothing(agent: object, command: object) -> cmd.Cancel:
@@ -55,10 +62,23 @@ def _nothing(agent: object, command: object) -> cmd.Cancel:
     return cmd.Cancel(keep_inbox=True)
 
 
+def _stops_at_a_hop(agent: object, command: object) -> bool:
+    """A command that leaves the loop at a hop (``stop``): an implementation must be able to hold
+    its loop between two of its own microtasks (spec/loop-grain.md) for the next command."""
+    return isinstance(command, Stopping)
+
+
+def _without_the_stop(agent: object, command: object) -> cmd.Command:
+    """The same command run on to the loop's next await point."""
+    assert isinstance(command, Stopping)
+    return command.command
+
+
 # name -> (does this command in this state need it, the command to send instead)
 LACKABLE: Mapping[str, tuple[Callable[[object, object], bool], Callable[[object, object], cmd.Command]]] = {
     "one-answer-per-step": (_several_answers, _the_answer_it_takes),
     "restart-before-first-event": (_restart_of_nothing, _nothing),
+    "hop-stops": (_stops_at_a_hop, _without_the_stop),
 }
 
 

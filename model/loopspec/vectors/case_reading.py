@@ -28,6 +28,7 @@ from loopspec.check.json_shape import (
 )
 from loopspec.check.machine import envelope_problem
 from loopspec.log.kinds import AGENT_ERROR, AGENT_STATUS, CLAIMED, DISCARDED, INSERTED
+from loopspec.loop.phase_names import HOPS, PHASES
 from loopspec.rules.catalogue import RULE_ID_PATTERN
 from loopspec.vectors.case import CASE_FORMAT
 from loopspec.vectors.codec import decode_command
@@ -62,7 +63,7 @@ OBSERVATION = either("an observation ({ok: true, events, notifications, value} o
                      ACCEPTED, REFUSED)
 INBOX = closed({"next-turn": MESSAGES, "next-step": MESSAGES})
 STATE = either("a state ({inbox, phase, status, lastTurn} or {inbox})",
-               closed({"inbox": INBOX, "phase": one_of("idle", "deciding", "stepping", "stopping"),
+               closed({"inbox": INBOX, "phase": one_of(*PHASES, *HOPS),
                        "status": one_of("idle", "running"), "lastTurn": NON_NEGATIVE}),
                closed({"inbox": INBOX}))
 STEP = closed({"command": command, "expect": OBSERVATION}, {"rows": STRINGS})

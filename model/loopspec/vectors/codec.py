@@ -14,6 +14,7 @@ import attrs
 from loopspec.data.json_value import thaw
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
+from loopspec.loop.commands import Advance, Stopping
 from loopspec.vectors.command_decoding import ALIASES, STEP_FIELDS, decode_command
 from loopspec.vectors.json_reading import CodecError, Json, encode_messages, encode_number
 from loopspec.vectors.reference_model import Claim, VectorCommand
@@ -25,6 +26,12 @@ def encode_command(c: VectorCommand) -> Json:
     """The JSON form of one command (aliases for sends that have one)."""
     if isinstance(c, Claim):
         return {"op": "claim", "target": c.target.value, "turn": c.turn}
+    if isinstance(c, Stopping):
+        inner = encode_command(c.command)
+        assert isinstance(inner, dict)
+        return {**inner, "stop": c.hop}
+    if isinstance(c, Advance):
+        return {"op": "advance"} if c.stop is None else {"op": "advance", "stop": c.stop}
     if isinstance(c, cmd.Append | cmd.Prepend):
         return {"op": "append" if isinstance(c, cmd.Append) else "prepend", "target": c.target.value,
                 "message": c.message.to_json()}

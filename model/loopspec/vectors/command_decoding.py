@@ -16,6 +16,8 @@ from typing import Any
 import attrs
 
 from loopspec.loop import commands as cmd
+from loopspec.loop.commands import Advance, Stopping
+from loopspec.loop.phase_names import HOPS
 from loopspec.vectors.action_decoding import ACTION_OPS, ALIASES, EDITS, INPUTS, decode_actions, decode_bare
 from loopspec.vectors.json_reading import (
     CodecError,
@@ -97,7 +99,21 @@ def _decode_claim(raw: object, where: str) -> VectorCommand:
     return Claim(read_target(o["target"], f"{where}.target"), turn)
 
 
-_DECODERS: Mapping[str, Decoder] = MappingProxyType({**EDITS, **INPUTS, **_ANSWERS, "claim": _decode_claim})
+def read_hop(raw: object, where: str) -> str:
+    """A hop's name (spec/loop-grain.md): the value of ``stop``."""
+    hop = read_str(raw, where)
+    if hop not in HOPS:
+        raise CodecError(f"{where}: one of the hops {list(HOPS)}, got {hop!r}")
+    return hop
+
+
+def _decode_advance(raw: object, where: str) -> VectorCommand:
+    o = read_object(raw, where, ("op",), ("stop",))
+    return Advance(None if "stop" not in o else read_hop(o["stop"], f"{where}.stop"))
+
+
+_DECODERS: Mapping[str, Decoder] = MappingProxyType(
+    {**EDITS, **INPUTS, **_ANSWERS, "claim": _decode_claim, "advance": _decode_advance})
 
 
 def decode_command(raw: object, where: str = "command") -> VectorCommand:
@@ -108,6 +124,14 @@ def decode_command(raw: object, where: str = "command") -> VectorCommand:
     if not isinstance(op, str) or op not in _DECODERS:
         raise CodecError(f"{where}.op: unknown op {op!r}")
     try:
+        if "stop" in raw and op != "advance":
+            # A loop command that stops at a hop: the field is the command's, its value a hop.
+            hop = read_hop(raw["stop"], f"{where}.stop")
+            inner = _DECODERS[op]({k: v for k, v in raw.items() if k != "stop"}, where)
+            if isinstance(inner, Claim):
+                raise CodecError(f"{where}.stop: claim is the inbox profile's, which has no loop to stop")
+            assert not isinstance(inner, Stopping | Advance)
+            return Stopping(inner, hop)
         return _DECODERS[op](raw, where)
     except ValueError as err:  # a command class's own validator (e.g. context on a non-tool result)
         raise CodecError(f"{where}: {err}") from None

@@ -29,7 +29,7 @@ from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.state import Agent
+from loopspec.loop.state import NO_TURN_HOPS, Agent
 from loopspec.vectors.command_builders import (
     ACTION_BUILDERS,
     ANSWER_BUILDERS,
@@ -68,6 +68,10 @@ LANES = ("fuller", "next-turn", "next-step")  # "fuller": the list holding more 
 RELATIVE = ("len", "-len", "len-1", "1-len")  # splice coordinates relative to the edited list's length
 AFTER_ABORT = ("answer", "answer", "send", "cancel", "edit")  # what an "answer" is once the turn is aborted
 HINT_CHOICES = ("plain", "plain", "plain", "hinted")  # how often a command follows a hint (.command_hints)
+# How often a command of the loop stops at a hop it passes (spec/loop-grain.md; the language's stop),
+# and what a command at a hop mostly is: the loop going on (advance), or a call landing there.
+STOP_CHOICES = ("run", "run", "run", "run", "hop")
+AT_HOP_CHOICES = ("advance", "advance", "call")
 
 
 COORDINATES = (*dict.fromkeys(repr(n) for n in NUMBERS), *RELATIVE)
@@ -184,7 +188,9 @@ class Generator:
     def when(self, agent: Agent) -> ls.When:
         """Mostly every payload; sometimes only this or the next boundary's step, or this turn (DECIDE-1)."""
         run = agent.running
-        turn, step = (run.turn, run.step + 1) if run else (1, 1)
+        # At a hop with no turn open (a started driver, a turn just ended) the next pre-step is the
+        # next turn's first; the driver's turn field still holds the last turn there.
+        turn, step = (run.turn, run.step + 1) if run and agent.phase not in NO_TURN_HOPS else (agent.last_turn + 1, 1)
         options = (ls.ALWAYS, ls.ALWAYS, ls.ALWAYS, ls.When(step=step), ls.When(step=step + 1), ls.When(turn=turn))
         return self.ch.pick(options)
 

@@ -25,7 +25,7 @@ from loopspec.data.messages import InboxTarget, MessageId, Messages, UserMessage
 from loopspec.inbox.normalize import JsNumber
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
-from loopspec.loop.phases import DECIDING, IDLE, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, FAILING, HOPS, STEPPING, STOPPING
 from loopspec.loop.state import Agent, RunningTurn
 from loopspec.vectors.command_builders import ANSWERS
 
@@ -71,7 +71,9 @@ def _aborted(agent: Agent) -> bool:
 
 
 def _answer(gen: Generator, agent: Agent) -> cmd.Command:
-    return gen.answer(agent, ANSWERS[agent.phase])
+    """The await point's answer; at a hop, which awaits nothing, a follow-up lands there instead."""
+    answer = ANSWERS.get(agent.phase)
+    return gen.answer(agent, answer) if answer is not None else cmd.followup(_fresh(gen, agent))
 
 
 def _fresh(gen: Generator, agent: Agent) -> UserMessage:
@@ -203,11 +205,27 @@ def _tool_phase(gen: Generator, agent: Agent) -> cmd.Command:
     return gen.ch.pick(options)()
 
 
+def hop_call(gen: Generator, agent: Agent) -> cmd.Command:
+    """spec/loop-grain.md: the calls that land at a hop (a wake, a cancel, a removal of the input the
+    loop is about to take, a crash), so that each hop's public rows come up, an aborted hop's too."""
+    pending = _pending(agent)
+    if _aborted(agent):  # a wake after the abort: redirected and latched, or not (CANCEL-4)
+        return gen.ch.pick((cmd.followup, cmd.steer, cmd.inject))(_fresh(gen, agent))
+    if agent.phase == FAILING and gen.ch.pick((True, False)):
+        # END-3: a cancel while agent/error is emitted leaves the end an error.
+        return cmd.Cancel(keep_inbox=gen.ch.pick((False, True)))
+    options: tuple[Callable[[], cmd.Command], ...] = (
+        lambda: cmd.followup(_fresh(gen, agent)), lambda: cmd.Cancel(keep_inbox=gen.ch.pick((False, True))),
+        lambda: cmd.Restart(), lambda: cmd.steer(_fresh(gen, agent)), lambda: cmd.inject(_fresh(gen, agent)),
+        lambda: cmd.Remove(gen.ch.pick(pending).id) if pending else cmd.Clear())
+    return gen.ch.pick(options)()
+
+
 HINTS: Mapping[str, Hint] = MappingProxyType({
     "latched-wake": Hint(lambda a: _aborted(a) and a.running is not None and a.running.wake_requested, _latched_wake),
     "abort-window": Hint(lambda a: _aborted(a) and a.running is not None and not a.running.wake_requested,
                          _abort_window),
-    "long-turn": Hint(lambda a: a.phase != IDLE and not _aborted(a), _long_turn),
+    "long-turn": Hint(lambda a: a.phase in LONG_TURN_OPTIONS and not _aborted(a), _long_turn),
     "listener-chains": Hint(lambda a: a.phase == DECIDING and not _aborted(a), _listener_chains),
     # Inside an abort window only its own hints apply: what happens there is decided by a few inputs.
     "long-lane": Hint(lambda a: not _aborted(a) and max(len(a.inbox.next_turn), len(a.inbox.next_step)) >= 2,
@@ -216,6 +234,7 @@ HINTS: Mapping[str, Hint] = MappingProxyType({
     # A step's tool phase, before and after an abort (an aborted step with calls pending drains them).
     "tool-phase": Hint(lambda a: a.phase == STEPPING and a.running is not None and (
         not _aborted(a) or bool(a.running.calls)), _tool_phase),
+    "hop-calls": Hint(lambda a: a.phase in HOPS, hop_call),
 })
 """The hints by name, in the order a swarm weighs them."""
 

@@ -17,14 +17,14 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import ROWS_ONLY_AT_HOPS, TABLE
+from loopspec.loop.lifecycle import TABLE
 from loopspec.rules.catalogue import SpecFormatError, load_spec
 from loopspec.vectors.case import CaseSpec
 from loopspec.vectors.json_reading import Json
 from loopspec.vectors.row_pairs import Pair
 from loopspec.vectors.rule_cases.observability import AWAITING_V2, NOT_OBSERVABLE
 
-Reachable = Mapping[Pair, tuple[cmd.Command, ...]]
+Reachable = Mapping[Pair, tuple[cmd.LoopCommand, ...]]
 PAIR_METHOD = (
     "breadth-first walk over abstract agent states (what the table's guards read) with a fixed command "
     "alphabet, exhaustive for that alphabet (loopspec.vectors.row_pairs)"
@@ -103,8 +103,7 @@ def coverage(specs: Sequence[CaseSpec], built: Sequence[Json], reachable: Reacha
     return {
         "rules": rules,
         "rows": {"total": len(TABLE), "covered": sum(1 for r in TABLE if r.key in fired),
-                 "uncovered": [r.key for r in TABLE if r.key not in fired and r.key not in ROWS_ONLY_AT_HOPS],
-                 "onlyAtHops": sorted(ROWS_ONLY_AT_HOPS)},
+                 "uncovered": [r.key for r in TABLE if r.key not in fired]},
         "pairs": {
             "method": PAIR_METHOD,
             "reachable": len(reachable),

@@ -34,6 +34,7 @@ from loopspec.vectors.adapter.client import Adapter, AdapterFailure, Batch
 from loopspec.vectors.capabilities import LACKED_REDRAWS, expressible_answer, needs_lacked
 from loopspec.vectors.case import CaseSpec, build_case
 from loopspec.vectors.codec import encode_command
+from loopspec.vectors.command_gen import STOP_CHOICES
 from loopspec.vectors.drive_check import Checker, Expected, replay
 from loopspec.vectors.drive_draws import IntegerStrategies, command_for, draw_command, draw_swarm
 from loopspec.vectors.drive_session import Session, Stop, no_harness_constants, scratch_storage
@@ -147,14 +148,16 @@ def _drive(checker: Checker, session: Session, examples: int, steps: int, seed: 
         model = initial(name)
         planned: list[Expected] = []
         swarm = draw_swarm(data, strategies)  # this example's command mix, drawn first (shrinks toward plain)
+        # Commands stop at the hops they pass now and then, unless the adapter cannot hold its loop there.
+        stops = () if "hop-stops" in checker.adapter.lacks else STOP_CHOICES
 
         def plan() -> Expected:
             nonlocal model
-            command = draw_command(data, model, 10 * len(planned), name, strategies, swarm)
+            command = draw_command(data, model, 10 * len(planned), name, strategies, swarm, stops)
             for _ in range(LACKED_REDRAWS):  # the adapter cannot be driven to this command here: draw again
                 if not needs_lacked(checker.adapter.lacks, model, command):
                     break
-                command = draw_command(data, model, 10 * len(planned), name, strategies, swarm)
+                command = draw_command(data, model, 10 * len(planned), name, strategies, swarm, stops)
             else:
                 command = expressible_answer(checker.adapter.lacks, model, command)
             model, observation = observe(model, command)

@@ -82,13 +82,14 @@ def fast_draws(data: st.DataObject) -> object | None:
 
 
 def draw_command(data: st.DataObject, model: Model, serial: int, profile: str,
-                 integers: Callable[[int, int], st.SearchStrategy[int]], swarm: Swarm | None = None) -> VectorCommand:
+                 integers: Callable[[int, int], st.SearchStrategy[int]], swarm: Swarm | None = None,
+                 stops: tuple[str, ...] = ()) -> VectorCommand:
     """One command: through :class:`SpanChooser` when possible, else as one ``command_for`` draw."""
     conjecture = fast_draws(data)
     if conjecture is None:
-        return data.draw(command_for(model, serial, profile, integers, swarm))
+        return data.draw(command_for(model, serial, profile, integers, swarm, stops))
     conjecture.start_span(COMMAND_SPAN)  # type: ignore[attr-defined]
-    command = ProfileGenerator(SpanChooser(conjecture), profile, serial, swarm).next_command(model)
+    command = ProfileGenerator(SpanChooser(conjecture), profile, serial, swarm, stops).next_command(model)
     conjecture.stop_span()  # type: ignore[attr-defined]
     return command
 
@@ -107,9 +108,9 @@ def draw_swarm(data: st.DataObject, integers: Callable[[int, int], st.SearchStra
 @st.composite
 def command_for(draw: st.DrawFn, model: Model, serial: int, profile: str = "full",
                 integers: Callable[[int, int], st.SearchStrategy[int]] = st.integers,
-                swarm: Swarm | None = None) -> VectorCommand:
+                swarm: Swarm | None = None, stops: tuple[str, ...] = ()) -> VectorCommand:
     """One command as one Hypothesis draw, so the shrinker can delete or simplify it as a unit."""
-    return ProfileGenerator(DrawChooser(draw, integers), profile, serial, swarm).next_command(model)
+    return ProfileGenerator(DrawChooser(draw, integers), profile, serial, swarm, stops).next_command(model)
 
 
 @st.composite

@@ -22,6 +22,9 @@ import attrs
 EDIT_OPS = ("append", "prepend", "splice", "replace", "remove", "clear")
 INPUT_OPS = ("send", "followup", "steer", "inject", "cancel")
 ANSWER_OPS = ("decide", "step-result", "turn-stopping", "restart")
+# The loop's hops (spec/loop-grain.md): ``advance`` goes on from one; ``stop`` is not an op but a
+# command's field, listed here so that a case stopping at a hop needs a profile with the loop.
+HOP_OPS = ("advance", "stop")
 CLAIM_OP = "claim"
 STATE_KEYS = ("inbox", "phase", "status", "lastTurn")
 LISTENER_ACTIONS = ("before", "after", "afterEnter", "afterReject")  # a listener's action lists
@@ -60,9 +63,9 @@ PROFILES: Mapping[str, Profile] = MappingProxyType({
     "inbox": Profile("inbox", frozenset((*EDIT_OPS, CLAIM_OP)), ("inbox",),
                      "the inbox without the loop: the six public edits and claim",
                      frozenset({"CLAIM-3", "CLAIM-4", "CLAIM-6"})),
-    "loop": Profile("loop", frozenset((*INPUT_OPS, *ANSWER_OPS)), STATE_KEYS,
+    "loop": Profile("loop", frozenset((*INPUT_OPS, *ANSWER_OPS, *HOP_OPS)), STATE_KEYS,
                     "the loop without public inbox edits: sends, cancel and the environment's answers"),
-    "full": Profile("full", frozenset((*EDIT_OPS, *INPUT_OPS, *ANSWER_OPS)), STATE_KEYS,
+    "full": Profile("full", frozenset((*EDIT_OPS, *INPUT_OPS, *ANSWER_OPS, *HOP_OPS)), STATE_KEYS,
                     "the inbox's public edits and the loop"),
 })
 PROFILE_NAMES = tuple(PROFILES)
@@ -73,7 +76,7 @@ def ops_of(command: object) -> set[str]:
     """Every op a JSON command uses, its listeners' and turn-stopping actions included."""
     if not isinstance(command, dict):
         return set()
-    ops = {str(command.get("op"))}
+    ops = {str(command.get("op"))} | ({"stop"} if "stop" in command else set())
     actions: list[object] = []
     raw_actions = command.get("actions")
     if isinstance(raw_actions, list):

@@ -21,7 +21,7 @@ from loopspec.data.notifications import Notification
 from loopspec.inbox.session import InboxSession, Transition
 from loopspec.log.events import SessionEvent
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import step
+from loopspec.loop.lifecycle import run_command
 from loopspec.loop.state import Agent
 from loopspec.vectors.profiles import DEFAULT_PROFILE
 
@@ -40,7 +40,7 @@ class Claim:
     turn: int
 
 
-VectorCommand = cmd.Command | Claim
+VectorCommand = cmd.LoopCommand | Claim
 """Every command of the command language."""
 
 Model = Agent | InboxSession
@@ -99,5 +99,5 @@ def apply(model: Model, command: VectorCommand) -> Applied:
         return Applied(t.session, t.trace, before, t.value)
     if isinstance(command, Claim):  # CLAIM-7: an agent's claim is its loop's, never a command
         raise Unsupported("claim is a command of the inbox profile; an agent claims at its own boundaries")
-    transition = step(model, command)
+    transition = run_command(model, command)
     return Applied(transition.agent, transition.trace, before, transition.value, transition.fired)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 
 from loopspec.data.errors import CommandRefused
@@ -35,7 +35,8 @@ from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.actions import DISPOSED_CAUSE
-from loopspec.loop.lifecycle import step
+from loopspec.loop.lifecycle import run_command
+from loopspec.loop.phase_names import HOPS
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import message
 
@@ -136,40 +137,69 @@ def abstract_key(agent: Agent) -> Key:
     cause = run.aborted.get("kind") if isinstance(run.aborted, JsonObject) else run.aborted
     # CANCEL-5: how many results an aborted step drains (its started calls, a prefix: LOG-11).
     drains = _count(sum(started for _, started in run.calls))
+    # At a hop after the pre-step: what the turn is about to act on (a decision's kind and whether it
+    # enters anything, or a throw); at the hop after agent/error: that a failure is held.
+    held = None if run.held is None else (
+        type(run.held.decision).__name__, bool(getattr(run.held.decision, "messages", ())), run.held.raised is None)
     return (agent.phase, inbox, min(run.step, 1), run.step_open, cause, run.wake_requested,
-            run.turn_ends is not None, bool(run.batch), run.normal_exit, drains)
+            run.turn_ends is not None, bool(run.batch), run.normal_exit, drains, held, run.failure is not None)
 
 
-def _apply(agent: Agent, command: cmd.Command) -> tuple[Agent, tuple[str, ...]] | None:
+def _apply(agent: Agent, command: cmd.LoopCommand) -> tuple[Agent, tuple[str, ...], tuple[str, ...]] | None:
+    """The agent after ``command``, the rows it fired and the hops it passed; None if refused."""
     try:
-        transition = step(agent, command)
+        transition = run_command(agent, command)
     except CommandRefused:
         return None
-    return transition.agent, transition.fired
+    return transition.agent, transition.fired, tuple(dict.fromkeys(at.phase for _, at in transition.hops))
 
 
-def reachable_pairs() -> dict[Pair, tuple[cmd.Command, ...]]:
+def _moves(agent: Agent, stops: bool) -> Iterator[tuple[cmd.LoopCommand, tuple[Agent, tuple[str, ...]]]]:
+    """Every command of the alphabet the model accepts at ``agent``, and with ``stops`` the same
+    command stopping at each hop it passes, and the loop going on from a hop (spec/loop-grain.md)."""
+    for build in (*ALPHABET.values(), _advance) if stops else ALPHABET.values():
+        command = build(agent)
+        result = None if command is None else _apply(agent, command)
+        if command is None or result is None:
+            continue
+        after, fired, hops = result
+        yield command, (after, fired)
+        for hop in hops if stops else ():
+            stopped = (cmd.Advance(hop) if isinstance(command, cmd.Advance)
+                       else command if isinstance(command, cmd.Stopping) else cmd.Stopping(command, hop))
+            at_hop = _apply(agent, stopped)
+            assert at_hop is not None, "a command the model accepted stops at a hop it passed"
+            yield stopped, at_hop[:2]
+
+
+def _advance(agent: Agent) -> cmd.LoopCommand | None:
+    return cmd.Advance() if agent.phase in HOPS else None
+
+
+def reachable_pairs() -> dict[Pair, tuple[cmd.LoopCommand, ...]]:
     """Every pair of consecutive rows the walk reaches, with the shortest command sequence producing it.
 
     A node of the walk is an abstract key plus the last row fired to reach it, so a pair across
     two commands is observed on a real run, never inferred.  Deterministic: nodes are visited in
-    breadth-first order and the alphabet is tried in order.
+    breadth-first order and the alphabet is tried in order.  A pair that commands running to the
+    loop's await points reach gets such a witness, which every implementation can run; only the
+    others (calls landing at a hop) get one with commands stopping at hops.
     """
+    pairs = _walk(stops=False)
+    for pair, witness in _walk(stops=True).items():
+        pairs.setdefault(pair, witness)
+    return dict(sorted(pairs.items()))
+
+
+def _walk(stops: bool) -> dict[Pair, tuple[cmd.LoopCommand, ...]]:
     start: Node = (abstract_key(Agent()), None)
-    seen: dict[Node, tuple[Agent, tuple[cmd.Command, ...]]] = {start: (Agent(), ())}
-    pairs: dict[Pair, tuple[cmd.Command, ...]] = {}
+    seen: dict[Node, tuple[Agent, tuple[cmd.LoopCommand, ...]]] = {start: (Agent(), ())}
+    pairs: dict[Pair, tuple[cmd.LoopCommand, ...]] = {}
     queue: deque[Node] = deque([start])
     while queue:
         node = queue.popleft()
         agent, path = seen[node]
-        for build in ALPHABET.values():
-            command = build(agent)
-            if command is None:
-                continue
-            result = _apply(agent, command)
-            if result is None:
-                continue
-            after, fired = result
+        for command, (after, fired) in _moves(agent, stops):
             walked = (*path, command)
             rows = fired if node[1] is None else (node[1], *fired)
             for pair in itertools.pairwise(rows):
@@ -178,4 +208,4 @@ def reachable_pairs() -> dict[Pair, tuple[cmd.Command, ...]]:
             if next_node not in seen:
                 seen[next_node] = (after, walked)
                 queue.append(next_node)
-    return dict(sorted(pairs.items()))
+    return pairs

@@ -22,6 +22,7 @@ from loopspec.vectors.command_builders import COUNTS, REPLACEMENTS, RESULTS
 from loopspec.vectors.command_gen import (
     ACTIONS,
     AFTER_ABORT,
+    AT_HOP_CHOICES,
     COORDINATES,
     EDITS,
     HINT_CHOICES,
@@ -31,6 +32,7 @@ from loopspec.vectors.command_gen import (
     MENU,
     PENDING_CHOICES,
     SENDS,
+    STOP_CHOICES,
     TRANSFORMS,
     Chooser,
 )
@@ -50,6 +52,7 @@ SWARM_CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "id": _labels(ID_CHOICES), "pending": _labels(PENDING_CHOICES), "replacement": _labels(REPLACEMENTS),
     "listeners": _labels(COUNTS), "actions": _labels(COUNTS), "lane": LANES, "after-abort": _labels(AFTER_ABORT),
     "coordinate": COORDINATES, "hint": _labels(HINT_CHOICES), "hint-kind": tuple(HINTS),
+    "stop": _labels(STOP_CHOICES), "at-hop": _labels(AT_HOP_CHOICES),
 })
 """Every choice a swarm weighs, with its distinct options (the weight of an option scales all its copies)."""
 _QUIET = {"cancel": 0, "restart": 0, "wrong-answer": 0}
@@ -79,6 +82,9 @@ SWARM_THEMES: Mapping[str, Mapping[str, Mapping[str, int]]] = MappingProxyType({
     # Duplicates and addresses (DATA, SPLICE-3, SPLICE-9).
     "ids": {"menu": {"edit": 3, "send": 2}, "id": {"pending": 4, "pool": 2}, "pending": {"near-miss": 3},
             "replacement": {"same-id": 3}, "hint": {"hinted": 4}, "hint-kind": {"addresses": 4}},
+    # Calls landing at the loop's hops (spec/loop-grain.md): stops, and calls rather than advance there.
+    "hops": {"menu": {"cancel": 2, "send": 3, "edit": 2, "restart": 0}, "stop": {"hop": 8},
+             "at-hop": {"call": 4}, "send": {"followup": 3}, "result": {"fail": 3, "request-error": 2}},
 })
 """Coherent mixes over several choices, one per group of spec areas whose paths need them together."""
 

@@ -10,7 +10,7 @@ from loopspec.inbox import operations as ops
 from loopspec.loop import commands as cmd
 from loopspec.loop import records as rec
 from loopspec.loop.effects import EFFECTS
-from loopspec.loop.phases import DECIDING, RUNNING, STOPPING, TURN_ENDED, Row
+from loopspec.loop.phases import DECIDING, FAILING, RUNNING, STOPPING, TURN_ENDED, Row
 from loopspec.loop.preludes import PRELUDES, Actions
 from loopspec.loop.state import RunningTurn
 from loopspec.loop.work import Work
@@ -169,6 +169,19 @@ def _aborted_without_cause(cause: Frozen) -> Frozen:
     return freeze({"kind": "aborted"})
 
 
+def _failure_ends_aborted_after_a_cancel(table: tuple[Row, ...]) -> tuple[Row, ...]:
+    """Bug: a cancel that lands while agent/error is emitted turns the failure's end into an aborted one,
+    though the loop's catch has already decided on the error (END-3: only an error end follows such a call)."""
+    out: list[Row] = []
+    for row in table:
+        if row.phase == FAILING and row.input == "auto":
+            out += [attrs.evolve(row, guard="aborted", effects=("end-turn:aborted",)),
+                    attrs.evolve(row, guard="not-aborted")]
+        else:
+            out.append(row)
+    return tuple(out)
+
+
 def _answered(observation: Json) -> int:
     return types(observation).count("tool/result")
 
@@ -208,6 +221,10 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("abort-leaves-calls-unanswered", "CANCEL-5", "an aborted step closes with its tool calls unanswered",
            (table_patch(with_effects("stepping/step-result/aborted", ("step-end", "end-turn:aborted"))),),
            lambda e, a: "aborted" in h.end_kinds(a) and _answered(e) > _answered(a)),
+    Mutant("failure-ends-aborted-after-a-cancel", "END-3",
+           "a cancel landing between agent/error and the error end makes the end aborted",
+           (table_patch(_failure_ends_aborted_after_a_cancel),),
+           lambda e, a: "error" in h.end_kinds(e) and "aborted" in h.end_kinds(a)),
     Mutant("aborted-without-cause", "VARIANT-2", "an aborted end carries no reason",
            (Patch(rec, "aborted_reason", _aborted_without_cause),),
            lambda e, a: any(isinstance(r, dict) and "reason" not in r and r.get("kind") == "aborted"

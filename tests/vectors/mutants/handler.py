@@ -18,6 +18,7 @@ from types import MappingProxyType, ModuleType
 
 import attrs
 
+from loopspec.data.errors import InvalidEvent
 from loopspec.loop import lifecycle as model_lifecycle
 from loopspec.loop.effects import EFFECTS
 from loopspec.loop.guards import GUARDS, Guard
@@ -27,6 +28,7 @@ from loopspec.loop.preludes import PRELUDES, PreludeFunction
 from loopspec.loop.work import Work
 from loopspec.vectors.adapter.reference import ModelHandler
 from loopspec.vectors.json_reading import Json
+from loopspec.vectors.reference_model import VectorCommand
 
 Effect = Callable[[Work, str], None]
 Witness = Callable[[Json, Json], bool]
@@ -128,3 +130,12 @@ class MutantHandler(ModelHandler):
         # The whole request, not only the command: some bugs are in how the state is reported.
         with installed(self.mutant.patches):
             return super().handle(request)
+
+    def apply(self, command: VectorCommand) -> Json:
+        """As the model, except that a mutant's own log may no longer fold when a restart reloads it
+        (its bug wrote what the rules forbid): it then refuses to reload, naming the rule, as an
+        implementation whose store holds a corrupt session would, and the case fails there."""
+        try:
+            return super().apply(command)
+        except InvalidEvent as broken:
+            return {"ok": False, "code": broken.rule, "message": f"the session does not reload: {broken.message}"}

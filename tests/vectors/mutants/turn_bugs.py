@@ -109,8 +109,11 @@ def _end_turn_error_chains(work: Work, kind: str) -> None:
 def _turn_after(kind: str) -> h.Witness:
     def witness(expected: Json, actual: Json) -> bool:
         got = types(actual)
+        # The model starts no turn, or starts one only through a latched wake, after idle and running
+        # (a cancel and a follow-up landed before the end); the bug chains, with no status between.
+        latched_only = "agent/status" in notes(expected) and "agent/status" not in notes(actual)
         return kind in h.end_kinds(actual) and "turn/start" in got and got.index("turn/start") > got.index(
-            "turn/end") and "turn/start" not in types(expected)
+            "turn/end") and ("turn/start" not in types(expected) or latched_only)
 
     return witness
 

@@ -12,6 +12,7 @@ from loopspec.vectors.rule_cases import (
     claim,
     decide,
     decision,
+    hops,
     inbox,
     loop,
     notify,
@@ -23,5 +24,5 @@ from loopspec.vectors.rule_cases import (
 
 ALL_CASES: tuple[CaseSpec, ...] = (
     inbox.CASES + splices.CASES + notify.CASES + loop.CASES + decide.CASES + turns.CASES + cancel.CASES
-    + restart.CASES + records.CASES + decision.CASES + claim.CASES
+    + restart.CASES + records.CASES + decision.CASES + claim.CASES + hops.CASES
 )

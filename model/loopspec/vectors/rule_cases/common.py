@@ -21,6 +21,7 @@ from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.vectors.case import CaseSpec, Probe
 from loopspec.vectors.command_gen import message
+from loopspec.vectors.reference_model import VectorCommand
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 SPL, TS, TE, SS, SE, UM, SEED = (
@@ -61,6 +62,6 @@ def error_reason(text: str) -> dict[str, object]:
     return {"kind": "error", "error": {"message": text, "code": "UNKNOWN"}}
 
 
-def case(path: str, rules: tuple[str, ...], description: str, commands: tuple[cmd.Command, ...],
+def case(path: str, rules: tuple[str, ...], description: str, commands: tuple[VectorCommand, ...],
          probe: Probe) -> CaseSpec:
     return CaseSpec(path, "rule", rules, description, commands, probe)

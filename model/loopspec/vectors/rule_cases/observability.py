@@ -28,10 +28,6 @@ NOT_OBSERVABLE: Mapping[str, str] = MappingProxyType({
     "FOLD-3": _FOREIGN_READS,
     "LOG-3": _NO_MODEL_SIDE_EVENTS,
     "LOG-4": _NO_MODEL_SIDE_EVENTS,
-    "END-3": "it admits edits only at the hop between agent/error and the error turn/end (spec/loop-grain.md "
-             "row 18), where a listener of the notification acts; the command language cannot stop at a hop yet "
-             "(decisions G17, G18), so no command sequence puts an edit there; logs of real runs, read by "
-             "`loopspec check`, and recordings, read by `reproduce`, can break it",
     "LOG-12": "it judges surface replacements and the surfaceOp of model-side events: the command language has "
               "no plugin append that could write a replacement and no model-side events, so only logs of real "
               "runs, read by `loopspec check`, can break this rule",
