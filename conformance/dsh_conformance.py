@@ -21,9 +21,11 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from conformance_doc import conformance_page
 from random_lifecycles import run as run_lifecycles
@@ -35,6 +37,7 @@ EXPECTATIONS = ROOT / "conformance" / "dsh" / "expectations.json"
 DOC = ROOT / "docs" / "conformance.md"
 ADAPTER = ("bash", str(ROOT / "scripts" / "dsh-adapter.sh"))
 FORMAT = "loopspec-expectations/1"
+T = TypeVar("T")
 
 Json = dict[str, Any]
 
@@ -282,17 +285,29 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         # The parts are independent runs of their own processes: run them side by side, one per
         # core, the longest first (the whole takes about half as long on two cores).
+        took: dict[str, float] = {}  # each part's wall time (they overlap): where the run's time goes
+
+        def timed(name: str, part: Callable[..., T], *part_args: Any) -> T:
+            start = time.perf_counter()
+            try:
+                return part(*part_args)
+            finally:
+                took[name] = time.perf_counter() - start
+
         with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1)) as jobs:
             scope, drive = expected["explore"], expected["drive"]
             # The tour is the longest part: it starts first.
-            toured = None if args.no_drive else jobs.submit(run_tour, expected["tour"]["scope"], Path(scratch))
-            recording = jobs.submit(recorded_runs, suite, out)
+            toured = None if args.no_drive else jobs.submit(timed, "tour", run_tour, expected["tour"]["scope"],
+                                                           Path(scratch))
+            recording = jobs.submit(timed, "recordings", recorded_runs, suite, out)
             life = expected["lifecycles"]
-            lived = jobs.submit(run_lifecycles, life["first"], life["count"], Path(scratch))
-            vectors = jobs.submit(run_vectors, suite)
-            explored = None if args.no_drive else jobs.submit(run_explore, scope["ids"], scope["depth"],
-                                                                 Path(scratch))
-            driven = {} if args.no_drive else {str(s): jobs.submit(run_drive, int(s), drive["examples"])
+            lived = jobs.submit(timed, "random lifecycles", run_lifecycles, life["first"], life["count"],
+                                Path(scratch))
+            vectors = jobs.submit(timed, "vectors", run_vectors, suite)
+            explored = None if args.no_drive else jobs.submit(timed, "explore", run_explore, scope["ids"],
+                                                                 scope["depth"], Path(scratch))
+            driven = {} if args.no_drive else {str(s): jobs.submit(timed, f"drive {s}", run_drive, int(s),
+                                                                   drive["examples"])
                                                for s in drive["seeds"]}
             report = vectors.result()
             recordings = recording.result()
@@ -300,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
             recordings["tour"] = None if toured is None else toured.result()
             recordings["lifecycles"] = lived.result()
             drives = {seed: future.result() for seed, future in driven.items()}
+        print("dsh-conformance: wall time of each part (side by side on "
+              f"{max(2, os.cpu_count() or 1)} threads): "
+              + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in sorted(took.items(), key=lambda kv: -kv[1])))
     if args.write:
         expected, untriaged = rewritten(expected, report, drives, recordings)
         if untriaged:

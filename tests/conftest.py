@@ -9,11 +9,14 @@ Profiles (chosen by ``HYPOTHESIS_PROFILE``):
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=60, stateful_step_count=30, deadline=None)
@@ -33,6 +36,22 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _row_pairs_walked_once_per_process() -> Iterator[None]:
+    """The row-pair walk (``reachable_pairs``) is a pure function of the model that takes seconds,
+    and some twenty tests generate a suite: each process walks once and every generation reads that.
+    No test generates a suite from a changed model; one that does must undo this patch first."""
+    from loopspec.vectors import row_pairs, suite
+
+    walked = functools.cache(row_pairs.reachable_pairs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(row_pairs, "reachable_pairs", walked)
+        patch.setattr(suite, "reachable_pairs", walked)
+        yield
+
 
 REPO = Path(__file__).resolve().parent.parent
 # Session logs, live recordings and final states recorded from the real implementation

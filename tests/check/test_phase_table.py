@@ -22,19 +22,19 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from check.phase_moves import Pair, PhaseMoves, recording_phase_moves
+from explore.profile_scope import SCOPE_NAME, SHARES_THE_EXPLORATION, profile_exploration, profile_phase_moves
 from loopspec.check import runner
 from loopspec.check.machine import LogChecker
 from loopspec.check.phase_table import CHECKS, CHOOSERS, OFF_TABLE, PHASES, STREAMED, TABLE, Row
 from loopspec.check.runner import check_file
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, STEPPING, StopCheck
 from loopspec.check.verdict import CheckOptions
-from loopspec.explore.run import explore
 from loopspec.log.kinds import (
     ASSISTANT_ATTEMPT,
     ASSISTANT_CHUNK,
@@ -43,14 +43,10 @@ from loopspec.log.kinds import (
     SYSTEM_MESSAGE,
     TOOL_RESULT,
 )
-from loopspec.statespace.scope import SCOPES
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "examples" / "logs" / "valid"
 INVALID = ROOT / "examples" / "logs" / "invalid"
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
-SCOPE = SCOPES[PROFILE if PROFILE in SCOPES else "dev"]
-Pair = tuple[str, str]
 
 # Rows only the real writers reach (the model abstracts a step's model side): the writer, and an
 # example log of it that reaches the row.
@@ -68,33 +64,6 @@ VARIANT_ROWS: dict[Pair, tuple[str, str]] = {
 }
 
 
-class Recorder:
-    """Wraps :meth:`LogChecker.feed_event` to record the (phase, kind) pair of every owned event."""
-
-    def __init__(self) -> None:
-        self.pairs: dict[Pair, int] = {}
-        self.off: list[tuple[Pair, int]] = []  # an off-table pair and the violations before it
-        self.moves: set[tuple[Pair, str]] = set()  # each pair with the phase its row led to
-
-    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        feed = LogChecker.feed_event
-        recorder = self
-
-        def recording(checker: LogChecker, obj: object, line: int) -> None:
-            kind = obj.get("type") if isinstance(obj, dict) else None
-            if isinstance(kind, str) and kind in OFF_TABLE:
-                pair = (checker.phase, kind)
-                recorder.pairs[pair] = recorder.pairs.get(pair, 0) + 1
-                if pair not in TABLE:
-                    recorder.off.append((pair, len(checker.violations)))
-                feed(checker, obj, line)
-                recorder.moves.add((pair, checker.phase))
-                return
-            feed(checker, obj, line)
-
-        monkeypatch.setattr(LogChecker, "feed_event", recording)
-
-
 def _feed_lines(path: Path) -> LogChecker:
     """Every line through the general path (no hot path: streamed rows are met too)."""
     checker = LogChecker(path.name, CheckOptions(all=True, max_violations=1000))
@@ -109,20 +78,18 @@ def _logs(folder: Path) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="module")
-def model_run() -> Recorder:
-    """What the checker met reading every log of the profile scope's exploration (in this process)."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        recorder = Recorder()
-        recorder.install(monkeypatch)
-        result = explore(SCOPE, workers=1)
+def model_run() -> PhaseMoves:
+    """What the checker met reading every log of the profile scope's exploration."""
+    result = profile_exploration()
     assert result.complete
     assert result.counterexample is None
-    assert not recorder.off, recorder.off[:5]
-    return recorder
+    moves = profile_phase_moves()
+    assert not moves.off, moves.off[:5]
+    return moves
 
 
 @pytest.fixture(scope="module")
-def model_pairs(model_run: Recorder) -> dict[Pair, int]:
+def model_pairs(model_run: PhaseMoves) -> dict[Pair, int]:
     return model_run.pairs
 
 
@@ -137,14 +104,13 @@ def test_the_table_is_well_formed() -> None:
         assert off.row.next in PHASES or off.row.next in CHOOSERS, off
 
 
+@SHARES_THE_EXPLORATION
 @pytest.mark.rule("LOG-3", "LOG-4", "VARIANT-1")
 def test_every_pair_the_model_meets_is_a_row_and_every_row_is_reached(model_pairs: dict[Pair, int]) -> None:
     assert set(model_pairs) <= set(TABLE), sorted(set(model_pairs) - set(TABLE))
     for pair, (_writer, log) in VARIANT_ROWS.items():
         assert pair not in model_pairs, f"{pair} is the model's: drop it from VARIANT_ROWS"
-        with pytest.MonkeyPatch.context() as monkeypatch:
-            recorder = Recorder()
-            recorder.install(monkeypatch)
+        with recording_phase_moves() as recorder:
             checker = _feed_lines(VALID / f"{log}.events.jsonl")
         assert not checker.violations, log
         assert pair in recorder.pairs, (pair, log)
@@ -170,14 +136,13 @@ CHOOSER_ANSWERS: dict[str, Callable[[str], set[str]]] = {
 VARIANT_ANSWERS: dict[tuple[Pair, str], tuple[str, str]] = {}
 
 
+@SHARES_THE_EXPLORATION
 @pytest.mark.rule("TURN-4", "CLAIM-1", "CLAIM-2", "CLAIM-6")
-def test_every_answer_of_every_chooser_is_reached_by_the_model_or_a_writer(model_run: Recorder) -> None:
+def test_every_answer_of_every_chooser_is_reached_by_the_model_or_a_writer(model_run: PhaseMoves) -> None:
     assert set(CHOOSER_ANSWERS) == set(CHOOSERS) - {"as-resynchronised"}
     for (pair, after), (_writer, log) in VARIANT_ANSWERS.items():
         assert (pair, after) not in model_run.moves, f"{pair} -> {after} is the model's: drop it"
-        with pytest.MonkeyPatch.context() as monkeypatch:
-            recorder = Recorder()
-            recorder.install(monkeypatch)
+        with recording_phase_moves() as recorder:
             checker = _feed_lines(VALID / f"{log}.events.jsonl")
         assert not checker.violations, log
         assert (pair, after) in recorder.moves, (pair, after, log)
@@ -189,13 +154,13 @@ def test_every_answer_of_every_chooser_is_reached_by_the_model_or_a_writer(model
         expected = CHOOSER_ANSWERS[row.next](pair[0])
         # The dev scope is too small for some answers (a claim of both lists, CLAIM-2): it may
         # reach fewer, never others; the ci scope (CI's profile) reaches every one.
-        assert reached <= expected if SCOPE is SCOPES["dev"] else reached == expected, (pair, row.next, sorted(reached))
+        assert reached <= expected if SCOPE_NAME == "dev" else reached == expected, (pair, row.next, sorted(reached))
 
 
 @pytest.mark.rule("TURN-2", "TURN-3", "STEP-1", "STEP-2", "STEP-3", "CLAIM-6", "REPAIR-2", "LOG-3", "LOG-4")
 def test_off_the_table_is_a_violation_of_the_kinds_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     """Valid logs stay on the table; where an invalid log leaves it, the event breaks a rule named for it."""
-    recorder = Recorder()
+    recorder = PhaseMoves()
     recorder.install(monkeypatch)
     for log in _logs(VALID):
         _feed_lines(log)

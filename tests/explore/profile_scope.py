@@ -1,7 +1,8 @@
 """The exploration of the active Hypothesis profile's scope, run once per test session.
 
 ``dev`` explores the tiny scope, ``ci`` the CI scope (every lifecycle row and row pair), ``thorough``
-the large one (``loopspec.statespace.scope.SCOPES``).  Several tests read the same exploration.
+the large one (``loopspec.statespace.scope.SCOPES``).  Several tests read the same exploration:
+its verdict and counts, and the (phase, kind) pairs the log checker met while it ran.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 
 import pytest
 
+from check.phase_moves import PhaseMoves, recording_phase_moves
 from loopspec.explore.result import Exploration
 from loopspec.explore.run import explore
 from loopspec.statespace.scope import SCOPES
@@ -23,7 +25,19 @@ SHARES_THE_EXPLORATION = pytest.mark.xdist_group("profile-exploration")
 
 
 @functools.cache
+def _profile_run() -> tuple[Exploration, PhaseMoves]:
+    # In this process (one worker): the checker's moves are recorded here, and under xdist the
+    # other core runs other tests anyway, so a second exploring process would only contend.
+    with recording_phase_moves() as moves:
+        result = explore(SCOPES[SCOPE_NAME], workers=1)
+    return result, moves
+
+
 def profile_exploration() -> Exploration:
-    """The profile's scope, on both cores where there are two (the counts do not depend on it)."""
-    workers = 2 if SCOPE_NAME != "dev" and (os.cpu_count() or 1) > 1 else 1
-    return explore(SCOPES[SCOPE_NAME], workers=workers)
+    """The profile's scope, explored with every invariant checked."""
+    return _profile_run()[0]
+
+
+def profile_phase_moves() -> PhaseMoves:
+    """What the log checker met reading every log of that exploration."""
+    return _profile_run()[1]

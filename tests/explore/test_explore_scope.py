@@ -35,6 +35,17 @@ def test_the_profile_scope_is_exhausted_and_every_invariant_holds() -> None:
     assert result.levels[0] == 1
 
 
+@SHARES_THE_EXPLORATION
+def test_the_tests_that_share_the_exploration_share_a_worker(request: pytest.FixtureRequest) -> None:
+    """Spread over workers, each would explore the scope again (silently doubling CI's time):
+    pytest-xdist groups a test by adding ``@group`` to its id, which pytest 9.2 no longer lets it
+    do (pyproject.toml pins pytest below it)."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run with --dist loadgroup (scripts/test.sh passes it)")
+    assert request.node.nodeid.endswith("@profile-exploration"), (
+        f"pytest {pytest.__version__} with this pytest-xdist does not group tests: {request.node.nodeid}")
+
+
 # The row whose pairs the ci scope (--ids 2 --depth 6) cannot reach, and why: a drain needs two
 # started calls and an abort first (the last started call's answer closes the step, finding F9) --
 # followup, decide, tool-call, tool-call, cancel, tool-result: six commands (CANCEL-5), so a pair

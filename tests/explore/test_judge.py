@@ -141,7 +141,9 @@ UNHASHABLE: tuple[object, ...] = ([], {}, [1], {"kind": "x"})
 
 
 @pytest.mark.rule("LOG-8", "END-1")
-@pytest.mark.parametrize("seed", ["a", "b"])
+# Two logs holding every kind the model writes (d has the tools' results too), 71 events between
+# them; d's is one of the cheaper logs to judge (the judge of b, once used, took four times as long).
+@pytest.mark.parametrize("seed", ["a", "d"])
 def test_no_field_of_any_event_that_holds_a_list_or_an_object_makes_either_judge_raise(seed: str) -> None:
     """Every field the mutations touch, on every event of a model log, set to each unhashable value."""
     log = model_log(seed, 30)

@@ -18,10 +18,10 @@ import pytest
 
 from loopspec.loop.lifecycle import TABLE
 from loopspec.rules.catalogue import load_spec
+from loopspec.vectors import row_pairs
 from loopspec.vectors.case import build_case
 from loopspec.vectors.coverage import coverage, pair_name, pairs_of
 from loopspec.vectors.json_reading import Json
-from loopspec.vectors.row_pairs import reachable_pairs
 from loopspec.vectors.rule_cases.observability import AWAITING_V2, NOT_OBSERVABLE
 from loopspec.vectors.suite import generate, rule_cases
 
@@ -53,7 +53,7 @@ def test_every_row_and_reachable_pair_has_a_case(manifest: tuple[Path, Json]) ->
     cover = found["coverage"]
     assert cover["rows"] == {"total": len(TABLE), "covered": len(TABLE), "uncovered": []}
     pairs = cover["pairs"]
-    reachable = reachable_pairs()
+    reachable = row_pairs.reachable_pairs()
     assert pairs["reachable"] == len(reachable) == pairs["covered"]
     assert pairs["uncovered"] == []
     assert pairs["unexpected"] == []
@@ -73,11 +73,11 @@ def test_a_pair_without_a_case_is_reported(manifest: tuple[Path, Json]) -> None:
     assert len(kept) < len(found["cases"])
     cases = [json.loads((directory / e["path"]).read_text(encoding="utf-8")) for e in kept]
     specs = list(rule_cases())
-    report: Any = coverage(specs, cases, reachable_pairs())
+    report: Any = coverage(specs, cases, row_pairs.reachable_pairs())
     missing = report["pairs"]["uncovered"]
     assert missing
-    assert report["pairs"]["covered"] + len(missing) == len(reachable_pairs())
+    assert report["pairs"]["covered"] + len(missing) == len(row_pairs.reachable_pairs())
     one = rule_cases()[0]
-    thin: Any = coverage([one], [build_case(one)], reachable_pairs())
+    thin: Any = coverage([one], [build_case(one)], row_pairs.reachable_pairs())
     assert thin["rows"]["uncovered"]
     assert thin["rules"]["uncovered"]

@@ -16,9 +16,10 @@ import pytest
 from loopspec.data.errors import CommandRefused
 from loopspec.loop.lifecycle import TABLE, run_command
 from loopspec.loop.state import Agent
+from loopspec.vectors import row_pairs
 from loopspec.vectors.command_gen import RandomChooser
 from loopspec.vectors.profile_gen import ProfileGenerator
-from loopspec.vectors.row_pairs import Pair, reachable_pairs
+from loopspec.vectors.row_pairs import Pair
 from loopspec.vectors.swarm import Swarm
 
 RUNS, STEPS = 400, 40
@@ -26,7 +27,7 @@ RUNS, STEPS = 400, 40
 
 @pytest.fixture(scope="module")
 def pairs() -> dict[Pair, tuple[object, ...]]:
-    return reachable_pairs()  # type: ignore[return-value]
+    return row_pairs.reachable_pairs()  # type: ignore[return-value]
 
 
 def test_every_witness_produces_its_pair(pairs: dict[Pair, tuple[object, ...]]) -> None:

@@ -150,8 +150,7 @@ class JudgeSpace:
             if isinstance(agent, Crashed) or isinstance(command, cmd.Stopping | cmd.Restart):
                 continue
             # The same command stopping at each hop it passes, where a call may land next.
-            for hop in dict.fromkeys(at.phase for _, at in tr.hops):
-                stopped = cmd.Advance(hop) if isinstance(command, cmd.Advance) else cmd.Stopping(command, hop)
+            for stopped in lifecycle.stops_along(command, tr):
                 yield from self._edges(before, pos, stopped, lifecycle.run_command(before, stopped))
 
     def _edges(self, before: Agent, pos: int, command: cmd.LoopCommand, tr: AgentTransition

@@ -57,30 +57,28 @@ class ExplorationSpace:
             edge, passed = self._edge(agent, checker, command, size)
             yield edge
             # The same command stopping at each hop it passed: the states where a call lands there.
-            for hop in dict.fromkeys(at.phase for _, at in passed) if hops else ():
-                stopped = (cmd.Advance(hop) if isinstance(command, cmd.Advance)
-                           else cmd.Stopping(command, hop) if not isinstance(command, cmd.Stopping) else command)
+            for stopped in lifecycle.stops_along(command, passed) if hops and passed else ():
                 yield self._edge(agent, checker, stopped, size)[0]
 
     def _edge(self, agent: Agent, checker: LogChecker, command: cmd.LoopCommand, size: int
-              ) -> tuple[Edge[State], tuple[tuple[int, Agent], ...]]:
-        """The edge of one move, checked, and the hops its run passed."""
+              ) -> tuple[Edge[State], AgentTransition | None]:
+        """The edge of one move, checked, and its transition (None where it was refused or raised)."""
         acting = _acting(command)
         try:
             # Looked up at call time, so a patched model (a mutant) is the one explored.
             tr = lifecycle.run_command(agent, command)
         except CommandRefused as refusal:
-            return Edge(command, size, None, None, (), edit_semantics(agent, acting, None, refusal)), ()
+            return Edge(command, size, None, None, (), edit_semantics(agent, acting, None, refusal)), None
         except Exception as err:  # the invariant is about exactly this: anything but a rule refusal
             raised = Problem(RAISES, "", f"{type(err).__name__}: {err}")
-            return Edge(command, size, None, None, (), raised), ()
+            return Edge(command, size, None, None, (), raised), None
         # A command that wrote nothing leaves the checker as it was: share it (checkers are
         # only ever fed after a fork, so a shared one is never changed).
         child = log_rules.fork(checker) if tr.events else checker
         problem = self.check(agent, acting, tr, child)
         next_state = (tr.agent, child)
         key = None if problem is not None else self.key(next_state)
-        return Edge(command, size, next_state, key, tr.fired, problem), tr.hops
+        return Edge(command, size, next_state, key, tr.fired, problem), tr
 
     def check(self, before: Agent, command: cmd.Command | None, tr: AgentTransition, checker: LogChecker
               ) -> Problem | None:

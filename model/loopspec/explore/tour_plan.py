@@ -21,7 +21,7 @@ from collections.abc import Hashable, Iterator
 
 from loopspec.data.errors import CommandRefused
 from loopspec.loop import commands as cmd
-from loopspec.loop.lifecycle import run_command, step
+from loopspec.loop.lifecycle import run_command, step, stops_along
 from loopspec.loop.state import Agent
 from loopspec.statespace.alphabet import Alphabet
 from loopspec.statespace.canon import Renaming, agent_key
@@ -107,10 +107,7 @@ class _Recorder:
             after = plan.state(transition.agent)
             successors.append(after)
             yield Edge(members[0], len(members), transition.agent, after, transition.fired)
-            for hop in dict.fromkeys(at.phase for _, at in transition.hops) if hops else ():
-                first = members[0]
-                stops.append((cmd.Advance(hop) if isinstance(first, cmd.Advance)
-                              else cmd.Stopping(first, hop) if not isinstance(first, cmd.Stopping) else first,))
+            stops += [(stopped,) for stopped in (stops_along(members[0], transition) if hops else ())]
         for stop in stops:
             transition = run_command(state, stop[0])
             after = plan.state(transition.agent)

@@ -342,6 +342,21 @@ def run_command(agent: Agent, command: cmd.LoopCommand) -> AgentTransition:
     return step(agent, command)
 
 
+def hops_passed(transition: AgentTransition) -> tuple[str, ...]:
+    """The distinct hops a move's run passed, in the order it first passed each."""
+    return tuple(dict.fromkeys(at.phase for _, at in transition.hops))
+
+
+def stops_along(command: cmd.LoopCommand, transition: AgentTransition) -> tuple[cmd.LoopCommand, ...]:
+    """The same move stopping at each distinct hop its run (``transition``) passed: the points where
+    a call may land next (spec/loop-grain.md).  A move that already stops has none of its own."""
+    if isinstance(command, cmd.Stopping) or (isinstance(command, cmd.Advance) and command.stop is not None):
+        return ()
+    if isinstance(command, cmd.Advance):
+        return tuple(cmd.Advance(hop) for hop in hops_passed(transition))
+    return tuple(cmd.Stopping(command, hop) for hop in hops_passed(transition))
+
+
 def run(agent: Agent, *commands: cmd.Command) -> tuple[Agent, list[AgentTransition]]:
     """Apply commands in order; convenience for scenarios and tests."""
     out: list[AgentTransition] = []

@@ -66,11 +66,11 @@ def pack(out: Path, seed: int = 0, count: int = 20, version: str | None = None) 
     """Generate the suite and write its archive into ``out``; the archive's path and the suite's manifest."""
     version = version or package_version()
     root = f"{ARCHIVE_PREFIX}-{version}"
+    out.mkdir(parents=True, exist_ok=True)  # before the generation: a target that cannot be made fails at once
     with tempfile.TemporaryDirectory(prefix="loopspec-pack-") as scratch:
         suite = Path(scratch) / root
         manifest = generate(suite, seed=seed, count=count)
         data = gzip_bytes(tar_bytes(suite, root))
-    out.mkdir(parents=True, exist_ok=True)
     target = out / archive_name(version)
     target.write_bytes(data)
     return target, manifest

@@ -21,7 +21,7 @@ from loopspec.inbox.session import InboxSession
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.commands import Advance, Stopping
-from loopspec.loop.lifecycle import advance, step
+from loopspec.loop.lifecycle import advance, hops_passed, step
 from loopspec.loop.phase_names import FAILING, HOPS
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.vectors.command_gen import AT_HOP_CHOICES, Chooser, Generator
@@ -111,7 +111,7 @@ class ProfileGenerator:
             passed: AgentTransition = advance(agent) if command is None else step(agent, command)
         except CommandRefused:
             return plain
-        hops = tuple(dict.fromkeys(hop.phase for _, hop in passed.hops))
+        hops = hops_passed(passed)
         if not hops:
             return plain
         if failing and FAILING in hops:

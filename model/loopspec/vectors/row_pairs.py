@@ -35,7 +35,7 @@ from loopspec.data.messages import InboxTarget, UserMessage
 from loopspec.loop import commands as cmd
 from loopspec.loop import pre_step as ls
 from loopspec.loop.actions import DISPOSED_CAUSE
-from loopspec.loop.lifecycle import run_command
+from loopspec.loop.lifecycle import run_command, stops_along
 from loopspec.loop.phase_names import HOPS
 from loopspec.loop.state import Agent
 from loopspec.vectors.command_gen import message
@@ -145,13 +145,15 @@ def abstract_key(agent: Agent) -> Key:
             run.turn_ends is not None, bool(run.batch), run.normal_exit, drains, held, run.failure is not None)
 
 
-def _apply(agent: Agent, command: cmd.LoopCommand) -> tuple[Agent, tuple[str, ...], tuple[str, ...]] | None:
-    """The agent after ``command``, the rows it fired and the hops it passed; None if refused."""
+def _apply(agent: Agent, command: cmd.LoopCommand
+           ) -> tuple[Agent, tuple[str, ...], tuple[cmd.LoopCommand, ...]] | None:
+    """The agent after ``command``, the rows it fired and the same command stopping at each hop it
+    passed; None if refused."""
     try:
         transition = run_command(agent, command)
     except CommandRefused:
         return None
-    return transition.agent, transition.fired, tuple(dict.fromkeys(at.phase for _, at in transition.hops))
+    return transition.agent, transition.fired, stops_along(command, transition)
 
 
 def _moves(agent: Agent, stops: bool) -> Iterator[tuple[cmd.LoopCommand, tuple[Agent, tuple[str, ...]]]]:
@@ -162,11 +164,9 @@ def _moves(agent: Agent, stops: bool) -> Iterator[tuple[cmd.LoopCommand, tuple[A
         result = None if command is None else _apply(agent, command)
         if command is None or result is None:
             continue
-        after, fired, hops = result
+        after, fired, stopped_variants = result
         yield command, (after, fired)
-        for hop in hops if stops else ():
-            stopped = (cmd.Advance(hop) if isinstance(command, cmd.Advance)
-                       else command if isinstance(command, cmd.Stopping) else cmd.Stopping(command, hop))
+        for stopped in stopped_variants if stops else ():
             at_hop = _apply(agent, stopped)
             assert at_hop is not None, "a command the model accepted stops at a hop it passed"
             yield stopped, at_hop[:2]
