@@ -10,9 +10,9 @@ checked with its live stream; what does not pass is an outcome the expectations 
 from __future__ import annotations
 
 import json
-import multiprocessing
 import subprocess
-from concurrent.futures import ProcessPoolExecutor
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -93,8 +93,17 @@ def _checked_here(events: Path) -> str:
     return _checked(events)
 
 
-def _checked_chunk(logs: list[Path]) -> list[str]:
-    return [_checked_here(events) for events in logs]
+def _checked_share(logs: list[Path]) -> list[str]:
+    """:func:`_checked_here` of each log, in a Python process of its own (this file run as a script):
+    two shares check side by side, whatever started this process and whatever threads it runs."""
+    if not logs:
+        return []
+    done = subprocess.run([sys.executable, __file__, *map(str, logs)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"dsh-conformance: checking the live streams exited {done.returncode}: "
+                         f"{done.stderr.strip()[-2000:]}")
+    words: list[str] = json.loads(done.stdout)
+    return words
 
 
 def _checked(events: Path) -> str:
@@ -120,12 +129,15 @@ def judged(out: Path) -> dict[str, Json]:
     """Every recording that ``reproduce`` or ``check --live`` does not pass: name -> {reproduce, check}."""
     reproduced = _reproduced(out)
     logs = sorted(out.glob("*.events.jsonl"))
-    # Two worker processes, each checking a share of the logs in turn (see _checked_here); started
-    # fresh (spawn), since this runs beside other threads and a fork copies their locks too.
+    # Two processes, each checking a share of the logs in turn (see _checked_here).
     shares = [logs[i::2] for i in range(2)]
-    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = dict(zip((p for share in shares for p in share),
-                            (v for done in pool.map(_checked_chunk, shares) for v in done), strict=True))
+                            (v for done in pool.map(_checked_share, shares) for v in done), strict=True))
     checked = {p.name.removesuffix(".events.jsonl"): verdicts[p] for p in logs}
     return {name: {"reproduce": reproduced.get(name, "reproduce: not read"), "check": checked[name]}
             for name in sorted(checked) if reproduced.get(name) != "" or checked[name] != ""}
+
+
+if __name__ == "__main__":  # the words of check --live for each log given, as a JSON list (see _checked_share)
+    print(json.dumps([_checked_here(Path(arg)) for arg in sys.argv[1:]]))

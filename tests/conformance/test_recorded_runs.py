@@ -1,8 +1,9 @@
-"""The conformance run's ``check --live`` of each recording, done in one process, says what the command says.
+"""The conformance run's ``check --live`` of many recordings per process says what the command says.
 
-``conformance/recorded_runs.py`` checks some 750 recordings a run by the function ``loopspec check``
-calls instead of a process each (about 0.15 s of CPU apiece); its words must be the command's, for a
-valid pair, a violation of the log or of the live stream, and an unusable live stream.
+``conformance/recorded_runs.py`` checks some 750 recordings a run with the function ``loopspec
+check`` calls, in two processes, instead of a process each (about 0.15 s of CPU apiece); its words
+must be the command's, for a valid pair, a violation of the log or of the live stream, and an
+unusable live stream.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from conftest import REPO
 from loopspec.check.manifest import load_manifest
-from recorded_runs import _checked, _checked_here
+from recorded_runs import _checked, _checked_here, _checked_share
 
 MANIFEST = REPO / "examples" / "logs" / "manifest.json"
 
@@ -38,6 +39,8 @@ def test_each_recording_gets_the_commands_words(tmp_path: Path) -> None:
         here = _checked_here(events)
         assert here == _checked(events), events.name
         assert (here == "") == (verdict == "valid"), (events.name, here)
+    # The run itself checks its share of the logs in a process of its own (the file as a script).
+    assert _checked_share([events for events, _ in pairs]) == [_checked_here(events) for events, _ in pairs]
 
 
 def test_an_unusable_live_stream_is_said_in_the_commands_words(tmp_path: Path) -> None:
