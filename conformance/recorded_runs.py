@@ -116,10 +116,10 @@ def _checked(events: Path) -> str:
     try:
         said = json.loads(done.stdout)["logs"][0]
     except (ValueError, KeyError, IndexError, TypeError):
-        return f"check --live: exit {done.returncode}: {done.stderr.strip()[-300:]}"
+        said = {}
     if done.returncode == 2 and said.get("problem"):
         return _unusable(events, said["problem"])
-    if done.returncode != 1 or not said.get("violations"):
+    if done.returncode != 1 or not said.get("violations"):  # no report to read: the command's own words
         return f"check --live: exit {done.returncode}: {done.stderr.strip()[-300:]}"
     first = said["violations"][0]
     return _first_violation(first["file"], first["line"], first["message"], first["rule"])

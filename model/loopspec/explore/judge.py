@@ -147,9 +147,10 @@ class JudgeSpace:
             except CommandRefused:
                 continue
             yield from self._edges(before, pos, command, tr)
-            if isinstance(agent, Crashed) or isinstance(command, cmd.Stopping | cmd.Restart):
+            if isinstance(agent, Crashed) or isinstance(command, cmd.Restart):
                 continue
-            # The same command stopping at each hop it passes, where a call may land next.
+            # The same command stopping at each hop it passes, where a call may land next (none
+            # for a move that already stops: stops_along).
             for stopped in lifecycle.stops_along(command, tr):
                 yield from self._edges(before, pos, stopped, lifecycle.run_command(before, stopped))
 
