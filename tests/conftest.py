@@ -38,7 +38,6 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
-
 @pytest.fixture(autouse=True, scope="session")
 def _row_pairs_walked_once_per_process() -> Iterator[None]:
     """The row-pair walk (``reachable_pairs``) is a pure function of the model that takes seconds,
