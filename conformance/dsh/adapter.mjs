@@ -5,7 +5,8 @@
 //
 // A command with `stop` (a hop, spec/loop-grain.md) is answered where the real loop passes that hop,
 // from inside the loop's own segment (a notification's listener, the decided `.then`, a queued
-// microtask: harness.mjs `reach`), and the requests after it are read and served right there,
+// microtask: harness.mjs `reach`; for `clearing` and `canceling`, the discarded listener inside the
+// clear or cancel that stops there), and the requests after it are read and served right there,
 // synchronously, with the loop held: public calls are synchronous, and `advance` lets the loop go
 // on.  So requests are read from fd 0 by this file's own line reader, synchronously inside a hop
 // and asynchronously between commands (so a case's teardown goes on while the caller thinks).
@@ -272,7 +273,10 @@ class Server {
   // One request where the loop is held at a hop; true when the loop goes on from here.  `advance`
   // owes its answer to the loop going on (to its next await point, or its own `stop`), so does a
   // `restart` (the next process starts once the loop has let go), and so does a call that left the
-  // hop (a waking send at `waking`: the driver started); any other call is answered here.
+  // hop (a waking send at `waking`: the driver started); any other call is answered here.  At
+  // `clearing` and `canceling` (inside a clear or a cancel) every call is answered here, whole,
+  // whatever its `stop` (harness.mjs `begin`), even one that starts the driver: the loop is still
+  // inside the call's discarded listener, and only `advance` (or a restart) runs the call's rest.
   serveHeld(request, realCase) {
     const { id } = request;
     if (!('command' in request)) {

@@ -42,6 +42,9 @@ Date.now = () => ++clock.now;
 globalThis.crypto.randomUUID = () => `00000000-0000-4000-8000-${String(++clock.uuids).padStart(12, '0')}`;
 
 const STOPPING = 'agent/turn-stopping';
+// The hops inside a call rather than in the loop (spec/loop-grain.md row 22): a clear between its
+// two lists, a cancel between its clear and its abort.  A call made at one runs whole.
+const CALL_HOPS = ['clearing', 'canceling'];
 const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stopping: 'stopping' };
 
 export class RealCase {
@@ -73,6 +76,7 @@ export class RealCase {
     this.held = null; // the hop the loop is held at, innermost: {name, process, status}
     this.holder = null; // (hop) => serves requests there, the loop held (the adapter's); none: no stop
     this.wakingSends = []; // the waking sends made while idle that are running, innermost last
+    this.clearCall = null; // the outermost clear or cancel that may stop inside itself (clearing, canceling)
     this.crash = null; // a crash at a hop: the log as it stood there, for the next process
     this.abandoned = false; // reset while held at a hop: the case ends once the loop let go
   }
@@ -153,6 +157,7 @@ export class RealCase {
     }
     const event = this.view.admit(entry.event);
     if (entry.event.type === 'turn/end') this.passedEnd();
+    if (entry.event.type === 'agent/inbox/spliced') this.passedSplice(entry.event.data);
     if (event === null) return;
     this.follow(event);
     this.entries.push({ durable: event });
@@ -171,6 +176,55 @@ export class RealCase {
       if (waking === undefined || waking.passed || note.message?.id !== waking.id) return;
       waking.passed = true;
       this.reach('waking');
+    } else if (note.type === 'agent/inbox/discarded') this.passedDiscard();
+  }
+
+  // The hops inside a clear (row 22: `inbox.clear`, and `cancel`'s clear).  The real clear splices
+  // next-step, emits a discard per message (its listeners run inside the emit), and only then reads
+  // next-turn, splices it and emits its discards; a cancel then reads its phase again, disarms the
+  // latch and aborts.  So `clearing` is held inside the listener of next-step's last discard, and a
+  // cancel's `canceling` inside the listener of next-turn's last discard (a cancel whose next-turn
+  // is empty by then passes `clearing` only).  Only for the outermost clear or cancel command that
+  // stops at one of them: the discards and splices of the calls made while it is held there are
+  // not its own, and they run whole.
+  clearInside(c) {
+    const call = { cancel: c.op === 'cancel', stepLeft: this.agent.inbox.nextStep.length, turnLeft: null, holding: false };
+    this.clearCall = call;
+    try {
+      return this.act(c);
+    } finally {
+      if (this.clearCall === call) this.clearCall = null;
+    }
+  }
+
+  // Next-turn's count is known only when the clear reaches it: its splice (outcome canceled) comes
+  // right after next-step's last discard, or first when next-step was empty.
+  passedSplice(data) {
+    const call = this.clearCall;
+    if (call === null || call.holding || call.stepLeft > 0 || call.turnLeft !== null) return;
+    if (data.target === 'next-turn' && data.outcome === 'canceled') call.turnLeft = data.removedCount ?? 0;
+  }
+
+  passedDiscard() {
+    const call = this.clearCall;
+    if (call === null || call.holding) return;
+    if (call.stepLeft > 0) {
+      call.stepLeft -= 1;
+      // A cancel whose next-turn is empty once next-step is discarded aborts right after: it passes
+      // only `clearing` (the model's `cancel-ends`).
+      if (call.stepLeft === 0) this.reachInCall(call, 'clearing');
+    } else if (call.turnLeft !== null && call.turnLeft > 0) {
+      call.turnLeft -= 1;
+      if (call.turnLeft === 0 && call.cancel) this.reachInCall(call, 'canceling');
+    }
+  }
+
+  reachInCall(call, name) {
+    call.holding = true;
+    try {
+      this.reach(name);
+    } finally {
+      call.holding = false;
     }
   }
 
@@ -215,12 +269,14 @@ export class RealCase {
   }
 
   // Whether the loop has left the hop it is held at: a waking send made there started the driver
-  // (at `waking`, the only hop where the agent is idle), the process was killed there, or the case
-  // was reset.  Any other call leaves the loop where it is.
+  // (at `waking`, the only loop hop where the agent is idle), the process was killed there, or the
+  // case was reset.  Any other call leaves the loop where it is; so does every call at `clearing`
+  // and `canceling`, which are inside a call: a follow-up at an idle clear's starts the driver and
+  // the status changes, yet the loop is still inside the clear's discarded listener.
   get hopLeft() {
     const { held } = this;
     return held === null || held.process !== this.process || held.process.killed || this.abandoned
-      || this.agent.status !== held.status;
+      || (held.name === 'waking' && this.agent.status !== held.status);
   }
 
   // A reset while held at a hop: the case ends once the loop has let go.
@@ -230,10 +286,13 @@ export class RealCase {
   }
 
   // A command starts: what the loop writes and emits from now on is its observation, and it stops
-  // at the first hop named by its `stop` (none when null or absent).
+  // at the first hop named by its `stop` (none when null or absent).  A call made at a hop inside a
+  // call (`clearing`, `canceling`) runs whole: its `stop` stops nothing (an `advance` there runs
+  // the interrupted call's rest, which may stop at `canceling`).
   begin(command) {
     this.entries = [];
-    this.stop = command.stop ?? null;
+    const whole = CALL_HOPS.includes(this.held?.name) && command.op !== 'advance';
+    this.stop = whole ? null : command.stop ?? null;
   }
 
   // What the loop committed and notified since the command began, through the view.
@@ -399,8 +458,15 @@ export class RealCase {
       case 'decide': return this.decide(c);
       case 'step-result': return this.stepResult(c);
       case 'turn-stopping': return this.turnStopping(c);
-      default: return this.act(c);
+      default: return this.stopsInside(c) ? this.clearInside(c) : this.act(c);
     }
+  }
+
+  // A clear or a cancel that clears, as a command (not a listener's action) that stops at a hop
+  // inside itself, and not made inside another such call.
+  stopsInside(c) {
+    const clears = c.op === 'clear' || (c.op === 'cancel' && !c.keepInbox);
+    return clears && this.clearCall === null && CALL_HOPS.includes(this.stop);
   }
 
   // An answer where the loop is held at a hop: the loop is between its await points, so no answer

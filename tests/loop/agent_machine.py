@@ -62,8 +62,7 @@ from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
-from loopspec.loop.lifecycle import rows_for
-from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, IDLE_PHASES, STARTING, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, IDLE_PHASES, LOOP_HOPS, STARTING, STEPPING, STOPPING
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.vectors.case import CaseSpec, build_case
@@ -112,6 +111,9 @@ class AgentMachine(RuleBasedStateMachine):
         event(f"{before.phase} -> {tr.agent.phase} (by itself)")
         self.record(tr)
         if self.CHECKS:
+            call = before.call
+            if call is not None and call.cancel is not None and tr.agent.call is None and tr.agent.phase in LOOP_HOPS:
+                self.witness.landed(call.cancel)  # the cancel's rest ran: its abort, at the hop it came in
             self._witness(before, None, tr)
         if any(e.type == TURN_START for e in tr.events):
             self.ends = None
@@ -126,7 +128,7 @@ class AgentMachine(RuleBasedStateMachine):
         self.emittable = self.emittable and not fine
         self.commands.append(command)
         before, batch = self.agent, self.witness.batch
-        has_row = bool(rows_for(before.phase, lifecycle.classify(command)))
+        has_row = bool(lifecycle.rows_at(before, lifecycle.classify(command)))
         try:
             tr = lifecycle.step(before, command, fine=fine)
         except CommandRefused as err:  # refused: there is no new agent, so nothing changed
@@ -136,7 +138,10 @@ class AgentMachine(RuleBasedStateMachine):
         event(f"{before.phase} -> {tr.agent.phase}")
         self.record(tr)
         if self.CHECKS:
-            if before.phase in HOPS:
+            # A call at a hop of the loop (or at a point inside a call made at one); a cancel that
+            # stopped inside itself aborts only when its rest runs (loop-grain row 22), in _go_on.
+            inside = before.call is None and tr.agent.call is not None
+            if before.loop_phase in LOOP_HOPS and not (inside and isinstance(command, cmd.Cancel)):
                 self.witness.landed(command)
             self._witness(before, command, tr)
             # A command's whole effect is known at its next await point; stopped at a hop it is not.
@@ -173,12 +178,12 @@ class AgentMachine(RuleBasedStateMachine):
             if e.type == TURN_END and self.witness.steps and reason in [freeze({"kind": k}) for k in NORMAL]:
                 assert reason == freeze({"kind": self.ends}), "RESULT-1: the turn ends with its steps' reason"
             self.witness.feed(e)
-        if tr.agent.phase == FAILING and before.phase != FAILING:
+        if tr.agent.phase == FAILING and before.loop_phase != FAILING:
             # Stopped after agent/error: the witness reads the turn and step it names; the error's
             # text it checks against the turn/end that follows.
             assert isinstance(tr.trace[-1], AgentError), "END-2: the hop after agent/error follows it"
             self.witness.failed(tr.trace[-1])
-        if tr.agent.phase == STARTING and before.phase != STARTING:
+        if tr.agent.phase == STARTING and before.loop_phase != STARTING:
             self.witness.starting()
         # the exact emission order, records and notifications (a turn's sequel may wait at a hop)
         assert list(tr.trace) == self.witness.close(at_hop=tr.agent.phase in HOPS)

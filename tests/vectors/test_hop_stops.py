@@ -92,7 +92,8 @@ def test_at_a_hop_the_state_names_it_and_answers_are_refused() -> None:
     _, refused = observe(Agent(), cmd.Advance())
     assert refused["ok"] is False
     assert refused["code"] == "INPUT-4"
-    assert set(HOPS) == {"waking", "starting", "decided", "decision-returned", "failing", "chaining", "ending"}
+    assert set(HOPS) == {"waking", "starting", "decided", "decision-returned", "failing", "chaining", "ending",
+                         "clearing", "canceling"}
 
 
 @pytest.mark.rule("INPUT-2")

@@ -25,8 +25,9 @@ class Harness {
   }
 
   // Perform one public call on the agent; returns its value.  Listener actions come through here too
-  // (they carry no `stop`).  Only a command that can move the loop past a hop takes its `stop`: an
-  // edit or a cancel leaves the loop where it stands, and a restart leaves it idle.
+  // (they carry no `stop`).  Only a command that can pass a hop takes its `stop`: a clear and a
+  // cancel pass the points inside themselves (loop-grain row 22), the other edits pass none, and a
+  // restart leaves the agent idle.
   perform(c) {
     const a = this.agent;
     const stop = c.stop ?? null;
@@ -36,9 +37,9 @@ class Harness {
       case 'splice': return a.inbox.splice(c.target, c.start, c.deleteCount, c.inserted);
       case 'replace': return a.inbox.replace(c.id, c.message);
       case 'remove': return a.inbox.remove(c.id);
-      case 'clear': return a.inbox.clear(), null;
+      case 'clear': return a.clear(stop), null;
       case 'send': return a.send(c.message, c.target, c.wake, stop), null;
-      case 'cancel': return a.cancel(c.cause, c.keepInbox), null;
+      case 'cancel': return a.cancel(c.cause, c.keepInbox, stop), null;
       case 'decide': return a.decide(c.listeners, (x) => this.perform(x), stop), null;
       case 'step-result': return a.stepResult(c, stop), null;
       case 'turn-stopping': return a.turnStopping(c.actions, c.raises, (x) => this.perform(x), stop), null;
@@ -68,7 +69,7 @@ class Harness {
     const a = this.agent;
     return {
       inbox: { 'next-turn': a.inbox.nextTurn, 'next-step': a.inbox.nextStep },
-      phase: a.phase,
+      phase: a.reportedPhase,
       status: a.status,
       lastTurn: a.lastTurn,
     };

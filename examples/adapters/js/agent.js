@@ -9,13 +9,30 @@
 // phase is 'idle'.  Public calls (sends, edits, cancel) can land at any of these points; they
 // change the inbox or the driver's signal and latch, never the driver's position, except a waking
 // send at `waking`, which starts the driver itself.
+//
+// Two more hops lie inside a public call rather than in the loop (loop-grain row 22, decisions
+// G23): `clearing`, where a clear (or a cancel's clear) has discarded next-step and not yet read
+// next-turn, and `canceling`, where a cancel's clear is done and its abort is not.  A clear and a
+// cancel are generators too, yielding these points; one that stops at a point is held in `call`,
+// and the state reports the point as its phase (`reportedPhase`) while `phase` stays the loop's
+// own: the phase the call came in, which a call landing at the point may change.
 
 const { Session } = require('./session');
-const { Inbox, Refused, NEXT_TURN } = require('./inbox');
-const { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING } = require('./driver');
+const { Inbox, Refused, NEXT_TURN, NEXT_STEP } = require('./inbox');
+const { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, PROMPT_ABORTED } = require('./driver');
 const { load } = require('./repair');
 
 const IDLE = 'idle';
+const CLEARING = 'clearing';
+const CANCELING = 'canceling';
+
+// Run a call (a generator of its points) on until it ends (false) or reaches the point named
+// `stop` (true, suspended there).  Not a for-of: leaving one early would close the generator,
+// and a call stopped at a point has its rest still to run.
+function reaches(call, stop) {
+  for (let next = call.next(); !next.done; next = call.next()) if (next.value === stop) return true;
+  return false;
+}
 
 // CANCEL-4: a disposed agent never replays a latched wake.
 function isDisposed(cause) {
@@ -34,9 +51,18 @@ class Agent {
     this.driver = null; // the running driver (driver.js), from a waking send until idle
     this.run = null; // the driver's state: its abort signal and latch, and its open turn
     this.lastTurn = 0;
+    this.call = null; // a clear or cancel stopped at a point inside it, its rest still to run
+    this.point = null; // that point's name ('clearing', 'canceling')
   }
 
-  // STATUS-1: at `waking` the send's message is in but the driver has not started yet.
+  // The state's phase: the point inside a call where one stopped, else the loop's phase.
+  get reportedPhase() {
+    return this.point ?? this.phase;
+  }
+
+  // STATUS-1: at `waking` the send's message is in but the driver has not started yet.  At a point
+  // inside a call it is the status of the phase the call came in (as the calls landing there left
+  // it), which is what `phase` holds.
   get status() {
     return this.phase === IDLE || this.phase === WAKING ? 'idle' : 'running';
   }
@@ -61,11 +87,13 @@ class Agent {
   // ---- public calls (INPUT-1 … INPUT-3, CANCEL-1 … CANCEL-4) ----
 
   send(message, target, wake, stop = null) {
+    if (this.point !== null) stop = null; // a call made at a point inside another runs whole (G23)
     const run = this.run;
     // CANCEL-4: decided before the insertion; only a waking send is redirected.
     const wakingAfterAbort = wake && run !== null && run.aborted;
     this.inbox.splice(wakingAfterAbort ? NEXT_TURN : target, Infinity, 0, [message]); // INPUT-3: may throw
     if (!wake) return;
+    const starts = this.point !== null && (this.phase === IDLE || this.phase === WAKING); // from inside a call
     if (this.phase === IDLE) {
       this.driver = drive(this); // INPUT-2: the driver is created now and stops first at `waking`
       this.go(undefined, stop);
@@ -76,20 +104,57 @@ class Agent {
     } else if (wakingAfterAbort && !isDisposed(run.abort)) {
       run.wakeRequested = true;
     }
+    if (starts && this.phase === DECIDING && this.run !== null) {
+      // Loop-grain row 4: a send made at a point inside a call returns as soon as the turn it started
+      // wrote turn/start, claimed and began awaiting its system prompt; its pre-step listeners are
+      // called only once the outer call's rest has run (`resume`, decisions G23).
+      this.run.prompting = true;
+    }
   }
 
-  cancel(cause, keepInbox) {
+  clear(stop = null) {
+    this.enter(this.clearing(), stop);
+  }
+
+  // SPLICE-8: a clear that discarded next-step stops at `clearing` before it reads next-turn;
+  // next-turn's discards are its last act, with no point after them.
+  *clearing() {
+    for (const target of this.inbox.clearing()) if (target === NEXT_STEP) yield CLEARING;
+  }
+
+  cancel(cause, keepInbox, stop = null) {
+    this.enter(this.canceling(cause, keepInbox), stop);
+  }
+
+  // CANCEL-1: clear first (next-step, then next-turn), then disarm the latch and abort.  The points:
+  // `clearing` after next-step's discards, `canceling` after next-turn's.  The driver to abort is
+  // read only at the end, as the real cancel reads its phase again: a call at a point may have
+  // started one (a follow-up from idle), and this cancel aborts it.
+  *canceling(cause, keepInbox) {
     if (!keepInbox) {
-      this.inbox.clear();
-      if (this.run) this.run.wakeRequested = false;
+      for (const target of this.inbox.clearing()) yield target === NEXT_STEP ? CLEARING : CANCELING;
     }
-    if (this.run && !this.run.aborted) Object.assign(this.run, { aborted: true, abort: cause }); // first cause wins
+    const run = this.run;
+    if (run === null) return; // idle (or waking): nothing to abort (CANCEL-2)
+    if (!keepInbox) run.wakeRequested = false; // CANCEL-4: a clearing cancel disarms a latched wake
+    if (!run.aborted) Object.assign(run, { aborted: true, abort: cause }); // the first cause wins
+  }
+
+  // Run a public call that has points inside it: through, or to the point named `stop`.  A call
+  // made while another stands at a point runs whole, whatever its `stop` (the command language: it
+  // passes no hop of its own); the point then holds the phase that call left.
+  enter(call, stop) {
+    if (this.point !== null) stop = null;
+    if (reaches(call, stop)) Object.assign(this, { call, point: stop });
   }
 
   // ---- the environment's answers at the await points, and `advance` from a hop ----
 
+  // A point inside a call is no await point either.
   expect(phase, input) {
-    if (this.phase !== phase) throw new Refused('INPUT-4', `'${input}' is not expected while ${this.phase}`);
+    if (this.point !== null || this.phase !== phase) {
+      throw new Refused('INPUT-4', `'${input}' is not expected while ${this.reportedPhase}`);
+    }
   }
 
   decide(listeners, perform, stop = null) {
@@ -108,15 +173,39 @@ class Agent {
   }
 
   advance(stop = null) {
+    if (this.call !== null) {
+      // At a point inside a call: the call's rest runs (to a later point named `stop`), and the
+      // move rests in the phase the call came in, even at a loop hop (decisions G23).
+      if (reaches(this.call, stop)) this.point = stop;
+      else {
+        Object.assign(this, { call: null, point: null });
+        this.resume(stop);
+      }
+      return;
+    }
     if (!HOPS.includes(this.phase)) {
       throw new Refused('INPUT-4', `the loop goes on by itself only from a hop, not while the agent is ${this.phase}`);
     }
     this.go(undefined, stop);
   }
+
+  // The outer call is done and the agent is back in the loop's phase.  A driver a call made at its
+  // point started, still awaiting the system prompt, goes on at once in the same move (loop-grain
+  // row 4, decisions G23): aborted by then (the outer cancel's end, or a cancel made at the point),
+  // its turn ends aborted before any pre-step listener is called (CANCEL-3) and the loop goes on as
+  // after any aborted end (to `stop` if it names 'ending'); otherwise the listeners are due and the
+  // agent rests at 'deciding', awaiting `decide` as usual.
+  resume(stop) {
+    const run = this.run;
+    if (run === null || !run.prompting) return;
+    run.prompting = false;
+    if (run.aborted) this.go(PROMPT_ABORTED, stop);
+  }
 }
 
 // A crash and a reload (REPAIR-1 … REPAIR-4): the new agent knows only the old one's log, so
-// whatever point the old driver stood at, the new one starts idle with no driver.
+// whatever point the old driver stood at, the new one starts idle with no driver (and a call
+// stopped inside itself ends with the old process: decisions G23).
 function restarted(agent) {
   const fresh = new Agent(agent.session.events, agent.observe);
   load(fresh);

@@ -157,9 +157,10 @@ function listener(l, where) {
   }
 }
 
-// The loop's hops (spec/loop-grain.md): where a command with `stop` leaves the loop, and where
-// `advance` goes on from.
-const HOPS = ['decided', 'decision-returned', 'failing', 'chaining', 'ending', 'starting', 'waking'];
+// The hops (spec/loop-grain.md): where a command with `stop` leaves the loop, and where `advance`
+// goes on from.  The last two lie inside a clear or a cancel rather than in the loop (row 22).
+const HOPS = ['decided', 'decision-returned', 'failing', 'chaining', 'ending', 'starting', 'waking',
+  'clearing', 'canceling'];
 
 function hop(value, where) {
   if (!HOPS.includes(value)) throw new BadRequest(`${where}: one of the hops ${HOPS.join(', ')}, got ${JSON.stringify(value)}`);

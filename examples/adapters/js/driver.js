@@ -18,6 +18,8 @@ const DECIDING = 'deciding';
 const STEPPING = 'stepping';
 const STOPPING = 'stopping';
 const AWAITS = [DECIDING, STEPPING, STOPPING];
+// The loop's hops.  `clearing` and `canceling` lie inside a clear or a cancel instead (loop-grain
+// row 22), which agent.js runs as generators of their own.
 const HOPS = ['decided', 'decision-returned', 'failing', 'chaining', 'ending', 'starting', 'waking'];
 const [DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING, WAKING] = HOPS;
 
@@ -25,6 +27,11 @@ const [DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING, WAKING] 
 // the only kind of end after which the next turn chains (CHAIN-1).
 const end = (reason, normal = false) => ({ reason, normal });
 const aborted = (run) => end({ kind: 'aborted', reason: run.abort }); // CANCEL-3
+
+// What the agent sends in at 'deciding' instead of an answer when the turn, still awaiting its system
+// prompt (loop-grain row 4), is aborted by the time it goes on: no pre-step listener is called
+// (CANCEL-3, decisions G23; agent.js `resume`).
+const PROMPT_ABORTED = Symbol('prompt-aborted');
 
 function* drive(agent) {
   yield WAKING; // INPUT-2: the send's message is written and notified; the agent is still idle (G20)
@@ -64,11 +71,16 @@ function* turn(agent) {
   agent.session.append('turn/start', { turn: turnNumber });
   agent.lastTurn = turnNumber;
   // The turn runs only under a signal not aborted, which has no latch (one is set only after an abort).
+  // `prompting`: the turn claimed and awaits its system prompt, its pre-step listeners not called
+  // yet, because a call made at a point inside another call started it and returned there
+  // (loop-grain row 4, decisions G23); it goes on only when the outer call's rest has run.
   agent.run = { turn: turnNumber, step: 0, stepOpen: false, aborted: false, abort: null, wakeRequested: false,
-    turnEnds: null, batch: [], calls: [], announced: 0 };
+    turnEnds: null, batch: [], calls: [], announced: 0, prompting: false };
   claim(agent, NEXT_TURN); // TURN-4: no await between turn/start and the first claim
   for (;;) {
     const answer = yield DECIDING;
+    // CANCEL-3: aborted before the prompt's wait ended: no listener called, no hop passed (G23).
+    if (answer === PROMPT_ABORTED) return aborted(agent.run);
     const ended = yield* decision(agent, answer);
     if (ended) return ended;
     const after = yield* step(agent);
@@ -161,4 +173,4 @@ function* failing(agent, message, code) {
   return end({ kind: 'error', error });
 }
 
-module.exports = { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING };
+module.exports = { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, PROMPT_ABORTED };

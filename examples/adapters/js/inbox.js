@@ -124,9 +124,15 @@ class Inbox {
   }
 
   // SPLICE-8 / NOTIFY-4: two public splices, next-step first, each notifying before the next.
-  clear() {
-    this.splice(NEXT_STEP, 0, this.nextStep.length);
-    this.splice(NEXT_TURN, 0, this.nextTurn.length);
+  // A generator, because the clear is not one indivisible act: right after a list's discarded
+  // notifications (whose listeners act at once) it yields that list's name, and only when resumed
+  // does it read the next list as it stands then (loop-grain row 22, decisions G23).  A list with
+  // nothing to discard is a no-op (SPLICE-2) and yields nothing.  The agent says which of these
+  // are points where a call can land (agent.js).
+  *clearing() {
+    for (const target of [NEXT_STEP, NEXT_TURN]) {
+      if (this.splice(target, 0, this.lists[target].length).length > 0) yield target;
+    }
   }
 
   // CLAIM-1/2/4: all of next-step, then (first boundary only) one next-turn message; pure

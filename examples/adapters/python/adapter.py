@@ -66,14 +66,16 @@ class Implementation:
             return self.inbox.replace(c["id"], c["message"])
         if op == "remove":
             return self.inbox.remove(c["id"])
-        if op == "clear":
+        if op == "clear" and self.profile == "inbox":
             return self.inbox.clear()
+        if op == "clear":  # the loop's clear can stop inside itself (SPLICE-8, loop-grain row 22)
+            return self.agent.clear(c.get("stop"))
         if op == "claim":
             return self.inbox.claim(c["target"], c["turn"])
         if op == "send":
             return self.agent.send(c["message"], c["target"], c["wake"], c.get("stop"))
         if op == "cancel":
-            return self.agent.cancel(c["cause"], c["keepInbox"])
+            return self.agent.cancel(c["cause"], c["keepInbox"], c.get("stop"))
         if op == "advance":
             return self.agent.advance(c["stop"])
         if op == "decide":
@@ -150,7 +152,7 @@ class Implementation:
         inbox = {"next-turn": self.inbox.lists["next-turn"], "next-step": self.inbox.lists["next-step"]}
         if self.profile == "inbox":
             return {"inbox": inbox}  # an inbox without a loop reports its inbox alone
-        return {"inbox": inbox, "phase": self.agent.phase, "status": self.agent.status,
+        return {"inbox": inbox, "phase": self.agent.reported_phase, "status": self.agent.status,
                 "lastTurn": self.agent.last_turn}
 
 

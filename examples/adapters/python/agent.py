@@ -5,19 +5,30 @@ where it waits for the environment's answer, or a hop, where a command asked it 
 `phase` is that point's name, or `idle` when no driver runs.  Public calls never resume it (a
 call that lands at a hop leaves the loop there), except a waking send from idle, which starts a
 driver, and one at `waking`, whose driver has not started yet; answers and `advance` resume it.
+
+Two more hops lie inside a public call rather than in the loop (loop-grain row 22, decisions
+G23): `clearing`, where a clear (or a cancel's clear) has discarded next-step and not yet read
+next-turn, and `canceling`, where a cancel's clear is done and its abort is not.  A clear and a
+cancel are generators too, yielding these points; one that stops at a point is held in `call`
+and the state reports the point as its phase (`reported_phase`), while `phase` stays the loop's
+own phase: the one the call came in, which a call landing at the point may change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import driver
 import repair
 from driver import HOPS, IDLE, WAKING, Run
 
-from inbox import NEXT_TURN, Inbox, Refused, Session
+from inbox import NEXT_STEP, NEXT_TURN, Inbox, Refused, Session
 
 Emit = Callable[[tuple[str, dict]], None]
+# The points inside a call (loop-grain row 22): a public call that has them is a generator of
+# their names, suspended at the one where it stopped.
+CLEARING, CANCELING = "clearing", "canceling"
+Call = Iterator[str]
 ANSWERS = {"decide": driver.DECIDING, "step-result": driver.STEPPING, "turn-stopping": driver.STOPPING}
 
 
@@ -30,10 +41,19 @@ class Agent:
         self.loop: driver.Loop | None = None  # the driver, suspended where the loop stands
         self.run: Run | None = None  # the running driver's state (None while idle and at waking)
         self.last_turn = 0
+        self.call: Call | None = None  # a clear or cancel stopped at a point inside it, its rest to run
+        self.point: str | None = None  # that point's name (clearing, canceling)
+
+    @property
+    def reported_phase(self) -> str:
+        """The state's phase: the point inside a call where one stopped, else the loop's phase."""
+        return self.point or self.phase
 
     @property
     def status(self) -> str:
-        return IDLE if self.phase in (IDLE, WAKING) else "running"  # STATUS-1; waking is still idle
+        # STATUS-1; waking is still idle.  At a point inside a call it is the status of the phase
+        # the call came in (as the calls landing there left it): `phase` is that one.
+        return IDLE if self.phase in (IDLE, WAKING) else "running"
 
     def notify_status(self, status: str) -> None:
         self.emit(("note", {"type": "agent/status", "status": status}))
@@ -41,11 +61,14 @@ class Agent:
     # ---- input (INPUT-1 … INPUT-3, CANCEL-1 … CANCEL-4) ----
 
     def send(self, message: dict, target: str, wake: bool, stop: str | None = None) -> None:
+        if self.point is not None:
+            stop = None  # a call made at a point inside another call runs whole (decisions G23)
         run = self.run
         redirected = wake and run is not None and run.aborted  # CANCEL-4: decided before inserting
         self.inbox.splice(NEXT_TURN if redirected else target, float("inf"), 0, [message])  # INPUT-1, INPUT-3
         if not wake:
             return
+        starts = self.point is not None and self.phase in (IDLE, WAKING)  # a driver, from inside a call
         if self.phase == IDLE:  # INPUT-2: the driver is created here and runs in this call
             self.loop = driver.drive(self)
             self.go_on(None, stop)
@@ -53,30 +76,91 @@ class Agent:
             self.go_on(None, stop)  # starts it (G20), after its own inserted listeners, a waking point too
         elif redirected and run is not None and not _disposed(run.cause):
             run.wake_latched = True
+        if starts and self.phase == driver.DECIDING and self.run is not None:
+            # Loop-grain row 4: a send made at a point inside a call returns as soon as the turn it
+            # started wrote turn/start, claimed and began awaiting its system prompt; its pre-step
+            # listeners are called only once the outer call's rest has run (`resume`, decisions G23).
+            self.run.prompting = True
 
-    def cancel(self, cause: object, keep_inbox: bool) -> None:
-        run = self.run
+    def clear(self, stop: str | None = None) -> None:
+        self.enter(self.clearing(), stop)
+
+    def clearing(self) -> Call:
+        """SPLICE-8: a clear that discarded next-step stops at `clearing` before it reads next-turn;
+        next-turn's discards are its last act, with no point after them."""
+        for lane in self.inbox.clearing():
+            if lane == NEXT_STEP:
+                yield CLEARING
+
+    def cancel(self, cause: object, keep_inbox: bool, stop: str | None = None) -> None:
+        self.enter(self.canceling(cause, keep_inbox), stop)
+
+    def canceling(self, cause: object, keep_inbox: bool) -> Call:
+        """CANCEL-1: clear first (next-step, then next-turn), then disarm the latch and abort.
+
+        The points: `clearing` after next-step's discards, `canceling` after next-turn's.  The
+        driver to abort is read only at the end, like the real cancel reading its phase again: a
+        call at a point may have started one (a follow-up from idle), and this cancel aborts it.
+        """
         if not keep_inbox:
-            self.inbox.clear()  # CANCEL-1: clear first, next-step before next-turn
-            if run is not None:
-                run.wake_latched = False  # a clearing cancel disarms a latched wake
-        if run is not None and not run.aborted:  # idle (or waking), nothing to abort (CANCEL-2)
+            for lane in self.inbox.clearing():
+                yield CLEARING if lane == NEXT_STEP else CANCELING
+        run = self.run
+        if run is None:
+            return  # idle (or waking): nothing to abort (CANCEL-2)
+        if not keep_inbox:
+            run.wake_latched = False  # CANCEL-4: a clearing cancel disarms a latched wake
+        if not run.aborted:  # the first cause wins
             run.aborted, run.cause = True, cause
+
+    def enter(self, call: Call, stop: str | None) -> None:
+        """Run a public call that has points inside it: through, or to the point named `stop`.
+
+        A call made while another stands at a point runs whole, whatever its `stop` (the command
+        language: it passes no hop of its own); the point then holds the phase that call left."""
+        if self.point is not None:
+            stop = None
+        if _reaches(call, stop):
+            self.call, self.point = call, stop
 
     # ---- moving the driver ----
 
     def answer(self, op: str, answer: object, stop: str | None) -> None:
-        """An await point's answer (decide, step-result, turn-stopping); refused anywhere else."""
-        if self.phase != ANSWERS[op]:
-            raise Refused("INPUT-4", f"{op} is not expected while the agent is {self.phase}")
+        """An await point's answer (decide, step-result, turn-stopping); refused anywhere else,
+        a point inside a call included: that is no await either."""
+        if self.point is not None or self.phase != ANSWERS[op]:
+            raise Refused("INPUT-4", f"{op} is not expected while the agent is {self.reported_phase}")
         self.go_on(answer, stop)
 
     def advance(self, stop: str | None) -> None:
         """The loop goes on by itself from the hop it stands at."""
+        if self.call is not None:
+            # At a point inside a call: the call's rest runs (to a later point named `stop`), and
+            # the move rests in the phase the call came in, even at a loop hop (decisions G23).
+            if _reaches(self.call, stop):
+                self.point = stop
+            else:
+                self.call = self.point = None
+                self.resume(stop)
+            return
         if self.phase not in HOPS:
             raise Refused("INPUT-4", f"the loop goes on by itself only from a hop, not while the agent is "
                                      f"{self.phase}")
         self.go_on(None, stop)
+
+    def resume(self, stop: str | None) -> None:
+        """The outer call is done and the agent is back in the loop's phase.  A driver a call made at
+        its point started, still awaiting the system prompt, goes on at once in the same move
+        (loop-grain row 4, decisions G23): aborted by then (the outer cancel's end, or a cancel made
+        at the point), its turn ends aborted before any pre-step listener is called (CANCEL-3) and
+        the loop goes on as after any aborted end (to `stop` if it names `ending`); otherwise the
+        listeners are due and the agent rests at `deciding`, awaiting `decide` as usual."""
+        run = self.run
+        if run is None or not run.prompting:
+            return
+        run.prompting = False
+        if run.aborted:
+            self.go_on(driver.PROMPT_ABORTED, stop)
 
     def go_on(self, value: object, stop: str | None) -> None:
         """Resume the driver with `value` and let it run until it rests: at an await point, at the
@@ -98,8 +182,16 @@ class Agent:
         """A new process loads the log; the old process's driver is gone with it, wherever it stood."""
         if self.loop is not None:
             self.loop.close()
+        self.call = self.point = None  # a call stopped inside itself ends with the process (G23)
         self.loop, self.run, self.phase = None, None, IDLE  # a new process starts idle and notifies nothing
         self.last_turn = repair.reload(self.session, self.inbox)
+
+
+def _reaches(call: Call, stop: str | None) -> bool:
+    """Run `call` on until it ends (False) or reaches the point named `stop` (True, suspended there:
+    `any` stops pulling at the first match and does not close the generator, whose rest is still
+    to run)."""
+    return any(point == stop for point in call)
 
 
 def _disposed(cause: object) -> bool:

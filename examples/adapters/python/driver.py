@@ -10,6 +10,9 @@ reaches it:
   `ending`) it needs nothing: the agent resumes it at once unless the command asked to stop
   there, and then the next command lands at the hop and `advance` resumes it later.
 
+The hops `clearing` and `canceling` are not the driver's: they lie inside a clear or a cancel
+(loop-grain row 22), which agent.py runs as generators of their own.
+
 What a hop holds (the pre-step's decision, a failure not yet written as `turn/end`, whether the
 ended turn chains) is simply the suspended generator's local state; public calls that land at a
 hop change the inbox and the run's abort and latch, which the generator reads when it goes on.
@@ -30,10 +33,14 @@ if TYPE_CHECKING:
 IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
 WAKING, STARTING, DECIDED, DECISION_RETURNED = "waking", "starting", "decided", "decision-returned"
 FAILING, CHAINING, ENDING = "failing", "chaining", "ending"
-HOPS = (WAKING, STARTING, DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING)
+HOPS = (WAKING, STARTING, DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING)  # the loop's (wire.py: all)
 
 # What the driver yields (a point's name) and is sent (an answer at an await point, None at a hop).
 Loop = Generator[str, object, None]
+# What the agent sends in at `deciding` instead of an answer when the turn, still awaiting its system
+# prompt (loop-grain row 4), is aborted by the time it goes on: no pre-step listener is called
+# (CANCEL-3, decisions G23; agent.py `Agent.resume`).
+PROMPT_ABORTED = "prompt-aborted"
 # A part of a turn: None when the turn goes on, or, once it wrote its turn/end, whether it chains.
 Part = Generator[str, object, "bool | None"]
 
@@ -55,6 +62,10 @@ class Run:
         self.batch: list[dict] = []  # the boundary's claimed batch
         self.calls: list[list] = []  # the open step's pending tool calls (tools.py)
         self.announced = 0  # tool calls the open step announced, answered or not
+        # The turn claimed and awaits its system prompt, its pre-step listeners not called yet: it was
+        # started by a call made at a point inside another call, which returned there (loop-grain
+        # row 4, decisions G23).  It goes on only when the outer call's rest has run.
+        self.prompting = False
 
 
 def drive(agent: Agent) -> Loop:
@@ -99,6 +110,8 @@ def turn(agent: Agent) -> Generator[str, object, bool]:
 def pre_step(agent: Agent, run: Run) -> Part:
     """The decision on the claimed batch, then the step/start it opens (DECIDE-1 … DECIDE-8)."""
     decision_of = yield DECIDING
+    if decision_of == PROMPT_ABORTED:  # CANCEL-3: aborted before the prompt's wait ended, no listener
+        return end(agent, run, {"kind": "aborted", "reason": run.cause})  # called, no hop passed (G23)
     assert callable(decision_of)
     decision, raised = None, None
     if not run.aborted:  # CANCEL-3: an aborted turn's answer runs no listener

@@ -8,7 +8,7 @@ inbox is two lists with one write path, `mutate`, whose only durable fact is the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 NEXT_TURN, NEXT_STEP = "next-turn", "next-step"
 SPLICED = "agent/inbox/spliced"
@@ -139,10 +139,23 @@ class Inbox:
         self.splice(where[0], where[1], 1, [])
         return True
 
+    def clearing(self) -> Iterator[str]:
+        """SPLICE-8: next-step, then next-turn, each a public splice notifying before the next (NOTIFY-4).
+
+        A generator, because the clear is not one indivisible act: right after a list's discarded
+        notifications (whose listeners act at once) it yields that list's name, and only when
+        resumed does it read the next list as it stands then (loop-grain row 22, decisions G23).
+        A list with nothing to discard is a no-op (SPLICE-2) and yields nothing.  The caller says
+        which of these are points where a call can land (agent.py).
+        """
+        for lane in (NEXT_STEP, NEXT_TURN):
+            if self.splice(lane, 0, len(self.lists[lane]), []):
+                yield lane
+
     def clear(self) -> None:
-        """SPLICE-8: next-step, then next-turn, each a public splice notifying before the next (NOTIFY-4)."""
-        self.splice(NEXT_STEP, 0, len(self.lists[NEXT_STEP]), [])
-        self.splice(NEXT_TURN, 0, len(self.lists[NEXT_TURN]), [])
+        """The whole clear, with nothing landing inside it (the inbox profile, which has no points)."""
+        for _ in self.clearing():
+            pass
 
     def claim(self, target: str, turn: int) -> list[dict]:
         """CLAIM-1/2/4: all of next-step, then one next-turn message only for a first boundary."""

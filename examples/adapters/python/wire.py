@@ -184,9 +184,10 @@ def listener(raw: object, where: str) -> dict:
     return out
 
 
-# The loop's hops (spec/loop-grain.md): where a command with "stop" leaves the loop, and where
-# "advance" goes on from.
-HOPS = ("decided", "decision-returned", "failing", "chaining", "ending", "starting", "waking")
+# The hops (spec/loop-grain.md): where a command with "stop" leaves the loop, and where "advance"
+# goes on from.  The last two lie inside a clear or a cancel rather than in the loop (row 22).
+HOPS = ("decided", "decision-returned", "failing", "chaining", "ending", "starting", "waking",
+        "clearing", "canceling")
 
 
 def hop(raw: object, where: str) -> str:

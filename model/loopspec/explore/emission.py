@@ -105,10 +105,13 @@ def coordinates(start: float, count: float, length: int) -> tuple[int, int, bool
 
 
 def edit_semantics(before: Agent, command: cmd.Command | None, reading: Reading | None,
-                   refusal: CommandRefused | None = None) -> Problem | None:
-    """The command's first record (or its refusal) against the spec's coordinate rules."""
+                   refusal: CommandRefused | None = None, *, inside: bool = False) -> Problem | None:
+    """The command's first record (or its refusal) against the spec's coordinate rules; ``inside``:
+    the command stopped at a point inside itself (a clear between its lists, loop-grain row 22)."""
     inbox = before.inbox
     expected = _expected(inbox, before, command)
+    if inside and isinstance(command, cmd.Clear) and isinstance(expected, list):
+        expected = expected[:1]  # next-step's record; next-turn's is the clear's rest, when the loop goes on
     if expected is None:
         return None
     if expected == "-0":

@@ -88,7 +88,8 @@ class ExplorationSpace:
         except InvalidEvent as err:
             return Problem(REPLAY, err.rule, f"the model's own log does not fold: {err.message}")
         problem: Problem | None = (headline(before, command, tr, reading) or emission(before, tr, reading)
-                                   or edit_semantics(before, command, reading))
+                                   or edit_semantics(before, command, reading,
+                                                     inside=before.call is None and tr.agent.call is not None))
         if problem is not None or not tr.events:
             return problem
         violation = log_rules.feed(checker, tr.events)

@@ -12,7 +12,7 @@ from types import MappingProxyType
 import attrs
 
 from loopspec.data.json_value import Frozen, JsonObject
-from loopspec.data.messages import InboxTarget
+from loopspec.data.messages import InboxState, InboxTarget
 from loopspec.data.notifications import AgentError, Status, StatusChanged
 from loopspec.inbox import operations as ops
 from loopspec.inbox.fold import replay
@@ -23,7 +23,7 @@ from loopspec.loop import records as rec
 from loopspec.loop.pre_step import Enter
 from loopspec.loop.projection import project
 from loopspec.loop.repair import interrupted_turn_closers
-from loopspec.loop.state import Agent, HeldAnswer, RunningTurn
+from loopspec.loop.state import Agent, CallInProgress, HeldAnswer, RunningTurn
 from loopspec.loop.work import Work
 
 
@@ -73,6 +73,43 @@ def _clear_unless_keep(work: Work, _: str) -> None:
     work.commit(ops.clear(work.agent.inbox))  # CANCEL-1: clear (next-step first) before the abort
     if work.agent.running is not None:
         work.run = attrs.evolve(work.run, wake_requested=False)
+
+
+def _interrupt(work: Work, _: str) -> None:
+    # Row 22: the call stops inside itself, where its discarded listeners act; the agent stands in
+    # the phase the call came in, and the call's rest runs when the loop goes on from the point.
+    cancel = work.command if isinstance(work.command, cmd.Cancel) else None
+    work.agent = attrs.evolve(work.agent, call=CallInProgress(work.agent.phase, cancel))
+
+
+def _clear_lane(work: Work, target: str) -> None:
+    # SPLICE-8, CANCEL-1: one list of a clear, as it stands when the clear reaches it (a listener of
+    # the first list's discards may have changed the second): the inbox's clear of that list alone,
+    # so that the clear's records and notifications have one home (inbox.operations.clear).
+    inbox = work.agent.inbox
+    if InboxTarget(target) is InboxTarget.NEXT_STEP:
+        out = ops.clear(InboxState(next_step=inbox.next_step))
+        work.commit(attrs.evolve(out, state=attrs.evolve(out.state, next_turn=inbox.next_turn)))
+    else:
+        out = ops.clear(InboxState(next_turn=inbox.next_turn))
+        work.commit(attrs.evolve(out, state=attrs.evolve(out.state, next_step=inbox.next_step)))
+
+
+def _end_cancel(work: Work, _: str) -> None:
+    # CANCEL-1: after its clear a cancel disarms the latch and aborts the driver running by then
+    # (the real cancel reads the phase again: a listener of its discards may have started one).
+    call = work.agent.call
+    assert call is not None
+    assert call.cancel is not None
+    if work.agent.running is not None:
+        run = work.run
+        work.run = attrs.evolve(run, wake_requested=False,
+                                aborted=call.cancel.cause if run.aborted is None else run.aborted)
+
+
+def _call_pre_step(work: Work, _: str) -> None:
+    # Row 4 -> 5: the system prompt is in, the pre-step's listeners are called: an await point again.
+    work.run = attrs.evolve(work.run, prompting=False)
 
 
 def _abort(work: Work, _: str) -> None:
@@ -139,7 +176,8 @@ END_REASONS: Mapping[str, Callable[[Work], Frozen]] = MappingProxyType({
 
 def _end_turn(work: Work, kind: str) -> None:
     work.write(rec.turn_end(work.run.turn, END_REASONS[kind](work)))
-    work.run = attrs.evolve(work.run, normal_exit=kind == "finished", batch=(), held=None, failure=None)
+    work.run = attrs.evolve(work.run, normal_exit=kind == "finished", batch=(), held=None, failure=None,
+                            prompting=False)
 
 
 def _hold_answer(work: Work, _: str) -> None:
@@ -296,6 +334,10 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
     "latch": _latch,
     "clear-unless-keep": _clear_unless_keep,
     "abort": _abort,
+    "interrupt": _interrupt,
+    "clear": _clear_lane,
+    "end-cancel": _end_cancel,
+    "call-pre-step": _call_pre_step,
     "start-driver": _start_driver,
     "go-on": _go_on,
     "status-running": _status("running"),
@@ -323,4 +365,7 @@ EFFECTS: Mapping[str, Callable[[Work, str], None]] = MappingProxyType({
 })
 
 # The arguments an effect takes after ``:`` in a table row; an effect not listed takes none.
-EFFECT_ARGUMENTS: Mapping[str, frozenset[str]] = MappingProxyType({"end-turn": frozenset(END_REASONS)})
+EFFECT_ARGUMENTS: Mapping[str, frozenset[str]] = MappingProxyType({
+    "end-turn": frozenset(END_REASONS),
+    "clear": frozenset(lane.value for lane in InboxTarget),
+})

@@ -199,6 +199,58 @@ def park(work: Work) -> bool:
     return not latched(work)
 
 
+# ---- a clear's points (spec/loop-grain.md row 22): a clear discards next-step, then next-turn ----
+# A call made at such a point runs whole (``work.nested``): the model has no point inside it.
+
+
+def clear_splits(work: Work) -> bool:
+    """SPLICE-8: a clear that discards next-step stops between its two lists, where the discarded
+    listeners act before next-turn is discarded."""
+    return isinstance(work.command, cmd.Clear) and not work.nested and bool(work.agent.inbox.next_step)
+
+
+def _cancel_clears(work: Work) -> bool:
+    c = work.command
+    return isinstance(c, cmd.Cancel) and not c.keep_inbox and not work.nested
+
+
+def clears_next_step(work: Work) -> bool:
+    """CANCEL-1: a cancel whose clear discards next-step stops after that list's discards."""
+    return _cancel_clears(work) and bool(work.agent.inbox.next_step)
+
+
+def clears_next_turn(work: Work) -> bool:
+    """CANCEL-1: a cancel whose clear discards only next-turn stops after its discards, before the abort."""
+    inbox = work.agent.inbox
+    return _cancel_clears(work) and not inbox.next_step and bool(inbox.next_turn)
+
+
+def whole(work: Work) -> bool:
+    """An edit or a cancel with no point inside it: it discards nothing before its last act, or it
+    was made at such a point."""
+    return not (clear_splits(work) or clears_next_step(work) or clears_next_turn(work))
+
+
+def _pending_cancel(work: Work) -> bool:
+    call = work.agent.call
+    return call is not None and call.cancel is not None
+
+
+def cancel_goes_on(work: Work) -> bool:
+    """CANCEL-1: the cancel's clear discards next-turn too: its listeners act before the abort."""
+    return _pending_cancel(work) and bool(work.agent.inbox.next_turn)
+
+
+def cancel_ends(work: Work) -> bool:
+    """CANCEL-1: next-turn is empty by now: the cancel's abort follows at once."""
+    return _pending_cancel(work) and not work.agent.inbox.next_turn
+
+
+def clear_ends(work: Work) -> bool:
+    """SPLICE-8: a clear's last act, next-turn's discards."""
+    return not _pending_cancel(work)
+
+
 # Read-only: the table names guards, this maps names to code.
 GUARDS: Mapping[str, Guard] = MappingProxyType({
     "always": always,
@@ -225,4 +277,11 @@ GUARDS: Mapping[str, Guard] = MappingProxyType({
     "enter-aborted": enter_aborted,
     "latched": latched,
     "park": park,
+    "clear-splits": clear_splits,
+    "clears-next-step": clears_next_step,
+    "clears-next-turn": clears_next_turn,
+    "whole": whole,
+    "cancel-goes-on": cancel_goes_on,
+    "cancel-ends": cancel_ends,
+    "clear-ends": clear_ends,
 })

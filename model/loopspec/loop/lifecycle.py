@@ -47,8 +47,10 @@ from loopspec.loop.guards import GUARDS
 from loopspec.loop.phases import (
     AUTO,
     BOUNDARY,
+    CANCELING,
     CHAINING,
     CHOICES,
+    CLEARING,
     DECIDED,
     DECIDING,
     DECISION_RETURNED,
@@ -58,6 +60,8 @@ from loopspec.loop.phases import (
     IDLE,
     INPUTS,
     PHASES,
+    PROMPTING,
+    RESUME,
     RUNNING,
     STARTING,
     STEPPING,
@@ -72,17 +76,31 @@ from loopspec.loop.state import Agent, AgentTransition
 from loopspec.loop.work import Work
 
 
+def _edit_rows(phase: str) -> tuple[Row, ...]:
+    # SPLICE-8: a clear that discards next-step stops between its lists (loop-grain row 22).
+    return (Row(phase, "edit", "clear-splits", ("interrupt", "clear:next-step"), CLEARING, ("SPLICE-8",)),
+            Row(phase, "edit", "whole", ("edit",), phase, ("SPLICE-1",)))
+
+
+def _cancel_splits(phase: str) -> tuple[Row, ...]:
+    # CANCEL-1: a cancel's clear stops after each list's discards, whose listeners act there, before
+    # the rest of the clear and before the abort (loop-grain row 22).
+    return (Row(phase, "cancel", "clears-next-step", ("interrupt", "clear:next-step"), CLEARING, ("CANCEL-1",)),
+            Row(phase, "cancel", "clears-next-turn", ("interrupt", "clear:next-turn"), CANCELING, ("CANCEL-1",)))
+
+
 def _running_rows() -> tuple[Row, ...]:
     rows: list[Row] = []
     for phase in RUNNING:
         rows += [
-            Row(phase, "edit", "always", ("edit",), phase, ("SPLICE-1",)),
+            *_edit_rows(phase),
             Row(phase, "send", "always", ("insert",), phase, ("INPUT-1",)),
             # CANCEL-4: decided before the insertion, so a cancel from an inserted-listener cannot reclassify it.
             Row(phase, "send-wake", "aborted", ("insert-redirected", "latch"), phase, ("CANCEL-4",)),
             # A live, non-aborted driver sees the input at its next boundary or turn: no latch.
             Row(phase, "send-wake", "not-aborted", ("insert",), phase, ("INPUT-1",)),
-            Row(phase, "cancel", "always", ("clear-unless-keep", "abort"), phase, ("CANCEL-1",)),
+            *_cancel_splits(phase),
+            Row(phase, "cancel", "whole", ("clear-unless-keep", "abort"), phase, ("CANCEL-1",)),
             Row(phase, "restart", "always", ("repair", "end-seed", "reload"), IDLE,
                 ("REPAIR-1", "REPAIR-2", "REPAIR-4")),
         ]
@@ -90,13 +108,14 @@ def _running_rows() -> tuple[Row, ...]:
 
 
 TABLE: tuple[Row, ...] = (
-    Row(IDLE, "edit", "always", ("edit",), IDLE, ("SPLICE-1",)),
+    *_edit_rows(IDLE),
     Row(IDLE, "send", "always", ("insert",), IDLE, ("INPUT-1",)),
     # INPUT-1, INPUT-2: the send inserts its message, whose inserted listeners act while the agent
     # is still idle (the hop waking); then the driver starts and its status is emitted, whose
     # listeners act too (the hop starting); then turn/start and the first claim, with no await.
     Row(IDLE, "send-wake", "always", ("insert",), WAKING, ("INPUT-1", "INPUT-2")),
-    Row(IDLE, "cancel", "always", ("clear-unless-keep",), IDLE, ("CANCEL-2",)),
+    *_cancel_splits(IDLE),
+    Row(IDLE, "cancel", "whole", ("clear-unless-keep",), IDLE, ("CANCEL-2",)),
     Row(IDLE, "restart", "always", ("repair", "end-seed", "reload"), IDLE, ("REPAIR-2", "REPAIR-4")),
     *_running_rows(),
     # ---- the pre-step decision: the listeners ran; the turn acts on their outcome two hops later ----
@@ -155,12 +174,13 @@ TABLE: tuple[Row, ...] = (
     Row(ENDING, AUTO, "park", ("status-idle",), IDLE, ("CHAIN-2", "STATUS-1")),
     # At waking the agent is idle: an edit, a send or a cancel is an idle one, and a waking send
     # starts the driver itself (the first send's wake then finds it running and does nothing).
-    Row(WAKING, "edit", "always", ("edit",), WAKING, ("SPLICE-1",)),
+    *_edit_rows(WAKING),
     Row(WAKING, "send", "always", ("insert",), WAKING, ("INPUT-1",)),
     # A waking send there wakes the driver itself: its own inserted listeners act first, the agent
     # still idle (a hop of its own, passed unless the send stops there), then the driver starts.
     Row(WAKING, "send-wake", "always", ("insert", "go-on"), WAKING, ("INPUT-2",)),
-    Row(WAKING, "cancel", "always", ("clear-unless-keep",), WAKING, ("CANCEL-2",)),
+    *_cancel_splits(WAKING),
+    Row(WAKING, "cancel", "whole", ("clear-unless-keep",), WAKING, ("CANCEL-2",)),
     Row(WAKING, "restart", "always", ("repair", "end-seed", "reload"), IDLE, ("REPAIR-2", "REPAIR-4")),
     # A wake sent while idle always starts the driver, even when its message is gone by then.
     Row(WAKING, AUTO, "always", ("start-driver", "status-running"), STARTING, ("INPUT-2",)),
@@ -168,6 +188,16 @@ TABLE: tuple[Row, ...] = (
     # its running status (or landing there) ends it with no turn (loop-grain row 2).
     Row(STARTING, AUTO, "not-aborted", ("turn-start", "claim-turn"), DECIDING, ("INPUT-2", "TURN-4", "CLAIM-1")),
     Row(STARTING, AUTO, "aborted", (), ENDING, ("CANCEL-3", "STATUS-1")),
+    # ---- points inside a call (loop-grain row 22): a call landing there runs in the phase the call
+    # came in; the call's rest then takes the agent back to that phase, as those calls left it ----
+    Row(CLEARING, AUTO, "cancel-goes-on", ("clear:next-turn",), CANCELING, ("CANCEL-1", "SPLICE-8")),
+    Row(CLEARING, AUTO, "cancel-ends", ("end-cancel",), RESUME, ("CANCEL-1",)),
+    Row(CLEARING, AUTO, "clear-ends", ("clear:next-turn",), RESUME, ("SPLICE-8",)),
+    Row(CANCELING, AUTO, "always", ("end-cancel",), RESUME, ("CANCEL-1",)),
+    # A driver started by a call made at such a point returned to it at the prompt's wait (row 4):
+    # the pre-step checks for an abort before it calls any listener (the outer cancel's, say).
+    Row(PROMPTING, AUTO, "aborted", ("end-turn:aborted",), TURN_ENDED, ("CANCEL-3",)),
+    Row(PROMPTING, AUTO, "not-aborted", ("call-pre-step",), DECIDING, ("DECIDE-1",)),
 )
 
 
@@ -195,6 +225,18 @@ _PRELUDE_OF: Mapping[str, str] = MappingProxyType({p.input: p.name for p in PREL
 def rows_for(phase: str, input_name: str) -> tuple[Row, ...]:
     """The candidate rows of ``(phase, input)``; empty means INPUT-4 refuses."""
     return _ROWS.get((phase, input_name), ())
+
+
+# The inputs that answer an await point: none can come at a point inside a call, which is no await.
+_ANSWERS = ("decide", "step-result", "turn-stopping")
+
+
+def rows_at(agent: Agent, input_name: str) -> tuple[Row, ...]:
+    """The candidate rows of an input where ``agent`` stands: at a point inside a call, those of the
+    phase underneath, but no answer's (no await is pending there, loop-grain row 22)."""
+    if agent.call is None:
+        return rows_for(agent.phase, input_name)
+    return () if input_name in _ANSWERS else rows_for(agent.call.phase, input_name)
 
 
 def to_json() -> dict[str, object]:
@@ -266,6 +308,18 @@ def _fire(work: Work, input_name: str, fine: bool = False, stop: str | None = No
         for effect in row.effects:
             name, _, arg = effect.partition(":")
             EFFECTS[name](work, arg)
+        call = work.agent.call
+        if row.next == RESUME:  # the call is done: back in the phase it came in, where the move rests,
+            assert call is not None  # unless a call made inside it started a driver, which goes on
+            running = None if call.phase == IDLE else work.agent.running
+            goes_on = running is not None and running.prompting and call.phase == DECIDING
+            work.agent = attrs.evolve(work.agent, phase=PROMPTING if goes_on else call.phase, running=running,
+                                      call=None)
+            if not goes_on:
+                return
+            work.reset_answers()
+            phase, input_name = PROMPTING, AUTO
+            continue
         # An idle agent has no running turn: the driver's phase is gone with it.
         running = None if row.next == IDLE else work.agent.running
         work.agent = attrs.evolve(work.agent, phase=row.next, running=running)
@@ -306,6 +360,8 @@ def step(agent: Agent, command: cmd.Command, *, fine: bool = False, stop: str | 
     """Apply one command (the model's transition function): the loop runs on to its next await
     point, or with ``fine`` stops at the first hop it reaches, or at the first hop named ``stop``
     when it passes one (spec/loop-grain.md; the command language's ``stop``)."""
+    if agent.call is not None:
+        return _within_call(agent, command)
     work = Work(agent, command)
     input_name = classify(command)
     _rows_or_refuse(agent.phase, input_name)  # before the prelude: a refused input runs no listener
@@ -315,6 +371,29 @@ def step(agent: Agent, command: cmd.Command, *, fine: bool = False, stop: str | 
         if refused is not None:  # an action the model refuses is the listener or tool throwing there
             work.decision, work.raised = None, refused
     _fire(work, input_name, fine, stop)
+    return _transition(work)
+
+
+def _within_call(agent: Agent, command: cmd.Command) -> AgentTransition:
+    """A command at a point inside a call (spec/loop-grain.md row 22): a listener of the call's
+    discards, or a continuation queued before it, calls there.  It runs whole in the phase the call
+    came in; the point then holds the phase it left, unless it was a crash, which ends the call too.
+    It passes no hop where a stop could hold it: the model has no point inside a call made there."""
+    assert agent.call is not None
+    input_name = classify(command)
+    if not rows_at(agent, input_name):
+        raise CommandRefused("INPUT-4", f"input '{input_name}' has no transition while the agent is {agent.phase}")
+    work = Work(attrs.evolve(agent, phase=agent.call.phase, call=None), command)
+    work.nested = True
+    _fire(work, input_name)
+    work.hops.clear()
+    run = work.agent.running
+    if work.agent.phase == DECIDING and agent.call.phase != DECIDING and run is not None:
+        # It started a driver, whose turn claimed and awaits the system prompt as the call returns
+        # (row 4): the pre-step's listeners are called only once the outer call is done.
+        work.run = attrs.evolve(run, prompting=True)
+    if input_name != "restart":
+        work.agent = attrs.evolve(work.agent, phase=agent.phase, call=attrs.evolve(agent.call, phase=work.agent.phase))
     return _transition(work)
 
 

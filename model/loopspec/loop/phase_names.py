@@ -10,6 +10,10 @@ from __future__ import annotations
 
 IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
 BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
+# A driver a call started from inside another call (at a point of row 22) has claimed and awaits
+# the system prompt, its pre-step listeners not called yet (row 4): once the outer call is done
+# the loop goes on from here, and ends the turn aborted if that call aborted it.
+PROMPTING = "prompting"
 # Hops (spec/loop-grain.md): points the loop passes on its own, a few microtasks long, where a call
 # can still land.  The waterfall settled, the pre-step has not checked for an abort (row 6); the
 # pre-step returned its decision, the turn has not acted on it (row 6); a turn ended and chains,
@@ -20,8 +24,16 @@ BOUNDARY, TURN_ENDED = "boundary", "turn-ended"
 # starts, the agent still idle (row 1).
 DECIDED, DECISION_RETURNED, CHAINING, ENDING = "decided", "decision-returned", "chaining", "ending"
 FAILING, STARTING, WAKING = "failing", "starting", "waking"
+# Two hops lie inside a call rather than in the loop (row 22): a clear that has discarded next-step
+# and not yet next-turn, whose discarded listeners act there; a cancel whose clear is done and whose
+# abort is not.  The agent stands in the phase the call came in (the call's underlying phase), and
+# the call's rest takes it back there (RESUME, a row's next that names no phase of its own).
+CLEARING, CANCELING = "clearing", "canceling"
+RESUME = "resume"
 PHASES = (IDLE, DECIDING, STEPPING, STOPPING)
-CHOICES = (BOUNDARY, TURN_ENDED)
-HOPS = (DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING, WAKING)
+CHOICES = (BOUNDARY, TURN_ENDED, PROMPTING)
+CALL_POINTS = (CLEARING, CANCELING)
+LOOP_HOPS = (DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING, WAKING)
+HOPS = (*LOOP_HOPS, *CALL_POINTS)
 IDLE_PHASES = (IDLE, WAKING)  # no driver runs: the status is idle
-RUNNING = tuple(p for p in (DECIDING, STEPPING, STOPPING, *HOPS) if p not in IDLE_PHASES)
+RUNNING = tuple(p for p in (DECIDING, STEPPING, STOPPING, *LOOP_HOPS) if p not in IDLE_PHASES)

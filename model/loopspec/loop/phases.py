@@ -17,8 +17,11 @@ from __future__ import annotations
 import attrs
 
 from loopspec.loop.phase_names import BOUNDARY as BOUNDARY
+from loopspec.loop.phase_names import CALL_POINTS as CALL_POINTS
+from loopspec.loop.phase_names import CANCELING as CANCELING
 from loopspec.loop.phase_names import CHAINING as CHAINING
 from loopspec.loop.phase_names import CHOICES as CHOICES
+from loopspec.loop.phase_names import CLEARING as CLEARING
 from loopspec.loop.phase_names import DECIDED as DECIDED
 from loopspec.loop.phase_names import DECIDING as DECIDING
 from loopspec.loop.phase_names import DECISION_RETURNED as DECISION_RETURNED
@@ -27,7 +30,10 @@ from loopspec.loop.phase_names import FAILING as FAILING
 from loopspec.loop.phase_names import HOPS as HOPS
 from loopspec.loop.phase_names import IDLE as IDLE
 from loopspec.loop.phase_names import IDLE_PHASES as IDLE_PHASES
+from loopspec.loop.phase_names import LOOP_HOPS as LOOP_HOPS
 from loopspec.loop.phase_names import PHASES as PHASES
+from loopspec.loop.phase_names import PROMPTING as PROMPTING
+from loopspec.loop.phase_names import RESUME as RESUME
 from loopspec.loop.phase_names import RUNNING as RUNNING
 from loopspec.loop.phase_names import STARTING as STARTING
 from loopspec.loop.phase_names import STEPPING as STEPPING

@@ -12,6 +12,7 @@ from loopspec.data.messages import EMPTY_INBOX, InboxState, Messages
 from loopspec.data.notifications import Notification, Status
 from loopspec.log.events import SessionEvent
 from loopspec.log.session import SessionLog
+from loopspec.loop import commands as cmd
 from loopspec.loop.phases import CHAINING, ENDING, IDLE, IDLE_PHASES, STARTING
 from loopspec.loop.pre_step import PreStepDecision
 
@@ -36,7 +37,9 @@ class RunningTurn:
     * ``held`` — at a hop after the pre-step, what the listeners answered and the loop has not
       acted on yet: the decision, or what they threw (spec/loop-grain.md row 6);
     * ``failure`` — at the hop after ``agent/error``, the failure its ``turn/end error`` carries
-      (spec/loop-grain.md row 18).
+      (spec/loop-grain.md row 18);
+    * ``prompting`` — the driver was started by a call made inside another call (a point of row
+      22) and awaits the system prompt: its pre-step listeners are not called yet (row 4).
     """
 
     turn: int
@@ -51,6 +54,7 @@ class RunningTurn:
     normal_exit: bool = False
     held: HeldAnswer | None = None
     failure: Frozen = None
+    prompting: bool = False
 
 
 @attrs.frozen
@@ -60,6 +64,16 @@ class HeldAnswer:
 
     decision: PreStepDecision | None
     raised: str | None = None
+
+
+@attrs.frozen
+class CallInProgress:
+    """At a point inside a call (the hops ``clearing`` and ``canceling``, spec/loop-grain.md row 22):
+    the phase the agent stands in underneath (where the call came in, as the calls landing at the
+    point leave it), and the cancel whose rest is still to run (None for a clear)."""
+
+    phase: str
+    cancel: cmd.Cancel | None = None
 
 
 @attrs.frozen
@@ -79,15 +93,21 @@ class Agent:
     log: SessionLog = attrs.field(factory=SessionLog)
     last_turn: int = 0
     running: RunningTurn | None = None
+    call: CallInProgress | None = None  # at a point inside a call: what it interrupted and still owes
+
+    @property
+    def loop_phase(self) -> str:
+        """The loop's own phase: at a point inside a call, the phase the call came in."""
+        return self.phase if self.call is None else self.call.phase
 
     @property
     def status(self) -> Status:
         """STATUS-1: ``running`` exactly while a driver runs."""
-        return "idle" if self.phase in IDLE_PHASES else "running"
+        return "idle" if self.loop_phase in IDLE_PHASES else "running"
 
     def lifecycle_view(self) -> LifecycleView:
         run = self.running
-        if run is None or self.phase in NO_TURN_HOPS:  # the driver runs, but no turn is open
+        if run is None or self.loop_phase in NO_TURN_HOPS:  # the driver runs, but no turn is open
             return LifecycleView(self.last_turn)
         return LifecycleView(self.last_turn, run.turn, run.step if run.step_open else None, run.step)
 

@@ -41,6 +41,8 @@ class Work:
         # A call that lands at a hop and takes the loop on from there itself (a waking send at the
         # hop after a waking send's splice wakes the driver in its own call): the go-on effect.
         self.goes_on = False
+        # A call made at a point inside another call (spec/loop-grain.md row 22) runs whole.
+        self.nested = False
 
     def reset_answers(self) -> None:
         self.decision, self.raised, self.result = None, None, None

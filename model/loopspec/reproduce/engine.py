@@ -69,6 +69,9 @@ class OpenCall:
     end: r.OpEnd
     position: int
     value: Messages | bool | None = None
+    # A call landed at a point inside this one (a clear's or a cancel's, loop-grain row 22): its
+    # rest runs before it returns.
+    interrupted: bool = False
 
 
 class Engine:
@@ -117,33 +120,52 @@ class Engine:
         """The model rests at a hop and the recording shows the loop's next output: it went on by itself."""
         self._took(lifecycle.advance(self.agent))
 
-    def landed_at_a_hop(self) -> bool:
+    def landed_at_a_hop(self, notes_between: bool = False, only_inside_a_call: bool = False) -> bool:
         """A call or an observation comes while the model still owes output of its last transition:
         if the loop passed a hop exactly where the recording stands, the call landed there
         (spec/loop-grain.md; decisions G17).  The model goes back to that hop, the output after it is
-        not owed any more (the loop goes on after the call, :meth:`go_on`), and True."""
-        hop = self.hop_here()
-        if hop is None:
+        not owed any more (the loop goes on after the call, :meth:`go_on`), and True.
+
+        With ``notes_between`` (a notification listener's call) the hop may come later, when the model
+        emitted only notifications in between: the real emit delivers those after the listener
+        returns (the later discards of a clear's list, loop-grain row 22), so they stay owed.  With
+        ``only_inside_a_call`` only a point inside a call will do: what its call still owes (a
+        cancel's abort) writes nothing, yet decides what the call landing there does."""
+        found = self._hop_here(notes_between, at_the_end=only_inside_a_call)
+        if found is None or (only_inside_a_call and found[0].call is None):
             return False
-        self.agent = hop
+        self.agent, still_owed = found
+        if self.agent.call is not None and self.calls:  # a point inside the innermost open call
+            self.calls[-1].interrupted = True
         self.pending.clear()
+        self.pending.extend(still_owed)
         self.last = None
         return True
 
     def hop_here(self) -> Agent | None:
         """The agent at the hop the last transition passed exactly where the recording stands (all
         that is pending was emitted after it), or None."""
+        found = self._hop_here(False)
+        return None if found is None else found[0]
+
+    def _hop_here(self, notes_between: bool, at_the_end: bool = False) -> tuple[Agent, tuple[Output, ...]] | None:
+        """With ``at_the_end`` the hop may lie after all the transition emitted (a cancel's abort,
+        which writes nothing, is all that follows its last discard)."""
         tr, owed = self.last, len(self.pending)
-        if tr is None or not owed or owed > len(tr.trace) or any(
+        if tr is None or not (owed or at_the_end) or owed > len(tr.trace) or any(
                 a is not b for a, b in zip(self.pending, tr.trace[len(tr.trace) - owed:], strict=True)):
             return None
         shown = len(tr.trace) - owed
         hops = [agent for at, agent in tr.hops if at == shown]
-        if not hops:
+        if hops:
+            # Two hops with nothing emitted between (the waterfall settled; the pre-step returned)
+            # differ only for a reject or an empty entry and a cancel landing there: the recorded
+            # end says which.
+            return (hops[0] if len(hops) > 1 and self._aborted_end_next() else hops[-1]), ()
+        later = next(((at, agent) for at, agent in tr.hops if at > shown), None) if notes_between else None
+        if later is None or any(isinstance(item, SessionEvent) for item in tr.trace[shown:later[0]]):
             return None
-        # Two hops with nothing emitted between (the waterfall settled; the pre-step returned) differ
-        # only for a reject or an empty entry and a cancel landing there: the recorded end says which.
-        return hops[0] if len(hops) > 1 and self._aborted_end_next() else hops[-1]
+        return later[1], tuple(tr.trace[shown:later[0]])
 
     def _aborted_end_next(self) -> bool:
         for event in self.rec.events[self.position:]:
@@ -309,6 +331,8 @@ def _thawed(end: r.OpEnd) -> Thawed:
 
 def on_end(engine: Engine, end: r.OpEnd) -> None:
     call = engine.calls.pop()
+    if call.interrupted and engine.agent.call is not None and not engine.pending:
+        engine.go_on()  # the call's rest after the calls that landed inside it, before it returns
     engine.check_quiet(f"the call {end.label!r} returned")
     compare_end(engine, end, call)
 

@@ -38,7 +38,7 @@ def on_notified_begin(engine: Engine, begin: r.OpBegin) -> None:
         engine.unusable(f"the {begin.within} listener's call {begin.label!r} is made while a "
                         "listener hook's answer is being replayed: the two cannot be ordered")
     durable = next((item for item in engine.pending if isinstance(item, SessionEvent)), None)
-    if durable is not None and engine.landed_at_a_hop():
+    if engine.landed_at_a_hop(notes_between=True, only_inside_a_call=durable is None):
         durable = None  # the notification came right before a hop of the loop's own, and the call landed there
     if durable is not None:
         engine.unusable(

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import attrs
 
+from loopspec.check.live_shape import NOTIFYING
 from loopspec.data.json_value import Thawed
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import END_SEED
@@ -194,11 +195,23 @@ def before_record(engine: Engine, record: r.LiveRecord) -> None:
     """A killed process is shut down when a record shows it (the first after its boundary note); a
     gracefully shut-down one whose loop went on first, once the record shows something else than
     what the loop owes: at the hop it had reached by then, or after all it owed."""
+    _call_done(engine, record)
     boundary = engine.boundary
     if not isinstance(boundary, Boundary) or boundary.shut_down or isinstance(record, r.Note):
         return
     if boundary.crash or not engine.pending or (not _shows(record, engine.pending[0]) and engine.landed_at_a_hop()):
         shut_down(engine)
+
+
+def _call_done(engine: Engine, record: r.LiveRecord) -> None:
+    """At a point inside a call (loop-grain row 22) only its notifications' listeners call, and their
+    calls return, before the call goes on: any other record (a pre-step's outcome, a note) shows that
+    the call is done, and its rest ran first (a graceful shutdown's cancel, which no op-end closes)."""
+    if engine.agent.call is None or engine.pending or isinstance(record, r.OpEnd | r.Marker | r.Notice):
+        return
+    if isinstance(record, r.OpBegin) and record.within in NOTIFYING:
+        return
+    engine.go_on()
 
 
 def finish(engine: Engine) -> None:

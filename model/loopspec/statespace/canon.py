@@ -5,8 +5,8 @@ ids and to the numbers the log counts with), so a search visits one of them.  Th
 
 * the phase, both inbox lists and the running turn (step number, open step, abort cause, latched
   wake, the reason the steps set, the claimed batch, the open step's tool calls, and at a hop the
-  pre-step's held outcome or the failure about to end the turn) — what the table's guards and
-  effects read;
+  pre-step's held outcome or the failure about to end the turn), and at a point inside a call the
+  phase it came in and the cancel it still owes — what the table's guards and effects read;
 * of the log, only what a future command reads: whether it ends with ``session/end-seed`` (a restart
   writes no second marker, REPAIR-2).  A restart also reads the open turn, step and pending tool
   calls and folds the inbox and the turn count out of the log; the explorer checks at every state
@@ -100,8 +100,10 @@ def agent_key(agent: Agent, names: Renaming) -> Hashable:
         running = (
             run.step, run.step_open, run.aborted, run.wake_requested, run.turn_ends, names.messages(run.batch),
             tuple(started for _, started in run.calls), run.announced, run.normal_exit, held,
-            _failure(run.failure, names),
+            _failure(run.failure, names), run.prompting,
         )
     events = agent.log.events
     marked = bool(events) and events[-1].type == END_SEED
-    return (agent.phase, lanes, running, marked)
+    call = agent.call  # at a point inside a call: the phase it came in, and the cancel still to finish
+    inside = None if call is None else (call.phase, call.cancel)
+    return (agent.phase, lanes, running, marked, inside)

@@ -11,7 +11,8 @@ Method: a breadth-first walk over *abstract* agent states with a small command a
 turn-stopping answer).  The abstraction keeps exactly what the table's guards read — the phase,
 whether each inbox list holds zero, one or more messages, and the running turn's flags (first
 boundary or not, abort cause kind, latch, the end its steps set, an empty batch, whether the open
-step's started pending tool calls, zero, one or more) — so two agents
+step's started pending tool calls, zero, one or more; a driver started inside a call), and at a point
+inside a call the phase underneath and the cancel it owes — so two agents
 with one key fire the same rows for the same command.  The walk visits every reachable key once
 (it is finite, so the walk is exhaustive for the alphabet, not bounded by a depth) and records,
 per key, the shortest path entering it through each row; a pair ``(r1, r2)`` across commands is
@@ -131,10 +132,13 @@ def _count(n: int) -> int:
 def abstract_key(agent: Agent) -> Key:
     """What the table's guards can read of an agent; see the module docstring."""
     inbox = (_count(len(agent.inbox.next_turn)), _count(len(agent.inbox.next_step)))
+    # At a point inside a call (loop-grain row 22): the phase underneath and the cancel still owed.
+    call = agent.call
+    inside = None if call is None else (call.phase, None if call.cancel is None else _kind(call.cancel.cause))
     run = agent.running
     if run is None:
-        return (agent.phase, inbox)
-    cause = run.aborted.get("kind") if isinstance(run.aborted, JsonObject) else run.aborted
+        return (agent.phase, inbox, inside)
+    cause = _kind(run.aborted)
     # CANCEL-5: how many results an aborted step drains (its started calls, a prefix: LOG-11).
     drains = _count(sum(started for _, started in run.calls))
     # At a hop after the pre-step: what the turn is about to act on (a decision's kind and whether it
@@ -142,7 +146,13 @@ def abstract_key(agent: Agent) -> Key:
     held = None if run.held is None else (
         type(run.held.decision).__name__, bool(getattr(run.held.decision, "messages", ())), run.held.raised is None)
     return (agent.phase, inbox, min(run.step, 1), run.step_open, cause, run.wake_requested,
-            run.turn_ends is not None, bool(run.batch), run.normal_exit, drains, held, run.failure is not None)
+            run.turn_ends is not None, bool(run.batch), run.normal_exit, drains, held, run.failure is not None,
+            inside, run.prompting)
+
+
+def _kind(cause: object) -> object:
+    """A cancel cause as the guards read it: its kind (CANCEL-4 tells ``disposed`` apart)."""
+    return cause.get("kind") if isinstance(cause, JsonObject) else cause
 
 
 def _apply(agent: Agent, command: cmd.LoopCommand

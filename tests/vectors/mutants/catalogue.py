@@ -24,7 +24,8 @@ from vectors.mutants.handler import Mutant, MutantHandler
 
 def _mutant(name: str, rule: str, bug: str, differs: w.Witness) -> Mutant:
     patch = inbox_bugs.PATCHES.get(name) or lifecycle_bugs.PATCHES[name]
-    return Mutant(name, rule, bug, (patch,), differs)
+    split = inbox_bugs.SPLIT_PATCHES.get(name)
+    return Mutant(name, rule, bug, (patch,) if split is None else (patch, split), differs)
 
 
 FIRST: tuple[Mutant, ...] = (

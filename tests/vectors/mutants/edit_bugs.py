@@ -188,9 +188,14 @@ def _upserted(expected: Json, actual: Json) -> bool:
     def inserts(o: Json) -> int:
         return sum(1 for s in splices(o) if s.get("target") == "next-turn" and "removedCount" not in s)
 
+    def bodies(o: Json) -> set[str]:
+        inserted = [s.get("inserted") for s in splices(o) if s.get("target") == "next-turn" and "removedCount" not in s]
+        return {json.dumps(m, sort_keys=True) for each in inserted if isinstance(each, list) for m in each}
+
     refused_upsert = expected.get("value") is False and h.refused(actual, "SPLICE-3")
     answered = expected.get("value") is False and actual.get("value") is True
-    return answered or refused_upsert or inserts(actual) > inserts(expected)
+    # or a listener's replacement body turns up in next-turn, where the model never inserted it
+    return answered or refused_upsert or inserts(actual) > inserts(expected) or bool(bodies(actual) - bodies(expected))
 
 
 def _replace_checks_before_removing(state: InboxState, message_id: MessageId, new: UserMessage) -> ops.InboxOutcome:

@@ -128,6 +128,15 @@ def _abort_clears_next_turn_only(work: Work, arg: str) -> None:
     work.run = attrs.evolve(work.run, wake_requested=False)
 
 
+def _cancel_skips_next_step(work: Work, arg: str) -> None:
+    """The same bug where a cancel's clear stops between its lists (loop-grain row 22)."""
+    call = work.agent.call
+    cancel = call.cancel if call is not None else work.command
+    if arg == InboxTarget.NEXT_STEP.value and isinstance(cancel, cmd.Cancel) and work.agent.running is not None:
+        return
+    EFFECTS["clear"](work, arg)
+
+
 def _next_step_drop_missing(expected: Json, actual: Json) -> bool:
     def dropped(o: Json) -> int:
         return sum(1 for s in splices(o) if s.get("outcome") == "canceled" and s.get("target") == "next-step")
@@ -162,6 +171,16 @@ def _clear_keeps_latch(work: Work, _: str) -> None:
     assert isinstance(work.command, cmd.Cancel)
     if not work.command.keep_inbox:
         work.commit(ops.clear(work.agent.inbox))
+
+
+def _end_cancel_keeps_latch(work: Work, _: str) -> None:
+    """The same bug where a cancel's clear stopped inside itself (loop-grain row 22): its end aborts
+    the running driver and leaves the latch armed."""
+    call = work.agent.call
+    assert call is not None
+    assert call.cancel is not None
+    if work.agent.running is not None and work.run.aborted is None:
+        work.run = attrs.evolve(work.run, aborted=call.cancel.cause)
 
 
 def _aborted_without_cause(cause: Frozen) -> Frozen:
@@ -203,7 +222,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("max-tokens-does-not-chain", "CHAIN-1", "a max-tokens end parks queued input instead of chaining",
            (effect_patch({"end-turn": _end_turn_completed_only_chains}),), _no_chain),
     Mutant("abort-keeps-next-step", "CANCEL-1", "a cancel during a turn leaves next-step alone",
-           (effect_patch({"clear-unless-keep": _abort_clears_next_turn_only}),), _next_step_drop_missing),
+           (effect_patch({"clear-unless-keep": _abort_clears_next_turn_only, "clear": _cancel_skips_next_step}),),
+           _next_step_drop_missing),
     Mutant("idle-cancel-ignores-keep", "CANCEL-2", "cancel while idle clears even with keepInbox",
            (effect_patch({"clear-unless-keep": _idle_cancel_always_clears}),),
            lambda e, a: not events(e) and any(s.get("outcome") == "canceled" for s in splices(a))),
@@ -217,7 +237,8 @@ MUTANTS: tuple[Mutant, ...] = (
            (table_patch(_redirect_every_send),),
            lambda e, a: [s.get("target") for s in splices(e)] != [s.get("target") for s in splices(a)]),
     Mutant("clearing-cancel-keeps-latch", "CANCEL-4", "a clearing cancel leaves a latched wake armed",
-           (effect_patch({"clear-unless-keep": _clear_keeps_latch}),), lambda e, a: _no_chain(a, e)),
+           (effect_patch({"clear-unless-keep": _clear_keeps_latch, "end-cancel": _end_cancel_keeps_latch}),),
+           lambda e, a: _no_chain(a, e)),
     Mutant("abort-leaves-calls-unanswered", "CANCEL-5", "an aborted step closes with its tool calls unanswered",
            (table_patch(with_effects("stepping/step-result/aborted", ("step-end", "end-turn:aborted"))),),
            lambda e, a: "aborted" in h.end_kinds(a) and _answered(e) > _answered(a)),

@@ -18,7 +18,9 @@ from loopspec.inbox import operations as model_inbox
 from loopspec.inbox.normalize import JsNumber, SpliceCoordinates, js_trunc, normalize
 from loopspec.inbox.operations import InboxOutcome
 from loopspec.log.events import InboxSpliced
-from vectors.mutants.handler import Patch
+from loopspec.loop import effects as model_effects
+from loopspec.loop.work import Work
+from vectors.mutants.handler import Patch, effect_patch
 
 NEXT_TURN, NEXT_STEP = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 model_mutate = model_inbox.mutate
@@ -132,6 +134,15 @@ def _clear_next_turn_first(state: InboxState) -> InboxOutcome:
     return first.then(model_splice(first.state, NEXT_STEP, 0, len(first.state.next_step)))
 
 
+def _lanes_swapped(work: Work, target: str) -> None:
+    """The same bug where a clear stops between its lists (loop-grain row 22): its first list's step
+    clears next-turn, then next-step, so nothing is left for the point between them."""
+    if target == NEXT_STEP.value:
+        work.commit(_clear_next_turn_first(work.agent.inbox))
+    else:
+        model_effects.EFFECTS["clear"](work, target)
+
+
 def inbox_patch(name: str, replacement: object) -> Patch:
     return Patch(model_inbox, name, replacement)
 
@@ -148,4 +159,6 @@ PATCHES: dict[str, Patch] = {
     "negative-start-from-zero": inbox_patch("normalize", _normalize_negative_as_zero),
     "clear-next-turn-first": inbox_patch("clear", _clear_next_turn_first),
 }
+# The rest of a mutant's bug where the model splits the operation (a clear between its lists).
+SPLIT_PATCHES: dict[str, Patch] = {"clear-next-turn-first": effect_patch({"clear": _lanes_swapped})}
 """Patch per mutant name; :mod:`mutants.catalogue` pairs each with its rule and witness."""

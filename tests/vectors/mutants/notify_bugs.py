@@ -66,6 +66,15 @@ def _clear_notifies_at_the_end(state: InboxState) -> ops.InboxOutcome:
     return attrs.evolve(both, trace=both.records + both.notifications)
 
 
+def _lanes_notified_at_the_end(work: Work, target: str) -> None:
+    """The same bug where a clear stops between its lists (loop-grain row 22): its first list's
+    step writes both records, then notifies, so nothing is left for the point between them."""
+    if target == NS.value:
+        work.commit(_clear_notifies_at_the_end(work.agent.inbox))
+    else:
+        EFFECTS["clear"](work, target)
+
+
 def _more_status(expected: Json, actual: Json) -> bool:
     return notes(actual).count("agent/status") > notes(expected).count("agent/status")
 
@@ -134,7 +143,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("discarded-backwards", "NOTIFY-2", "removed messages are notified last to first",
            (Patch(ops, "mutate", _mutate_discards_backwards),), _discarded_reordered),
     Mutant("clear-notifies-after-both-records", "NOTIFY-4", "clear() notifies after writing both records",
-           (Patch(ops, "clear", _clear_notifies_at_the_end),), h.order_moved, needs="v2"),
+           (Patch(ops, "clear", _clear_notifies_at_the_end), effect_patch({"clear": _lanes_notified_at_the_end})),
+           h.order_moved, needs="v2"),
     Mutant("status-per-turn", "STATUS-1", "every turn start emits agent/status running, also when chaining",
            (table_patch(with_effects("chaining/auto/not-aborted", ("status-running", "turn-start", "claim-turn"))),),
            _more_status),

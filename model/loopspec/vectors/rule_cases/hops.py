@@ -6,15 +6,19 @@ family the seeded random lifecycles found outside the model before the hops exis
 G17-G20): a call after the pre-step's decision is returned and before the turn acts on it
 (family 1), after ``turn/end`` and before the next turn or ``idle`` (family 2), and the three
 listener calls of finding F10 (between a waking send's splice and the driver's start, between
-the running status and ``turn/start``, between ``agent/error`` and ``turn/end error``).
+the running status and ``turn/start``, between ``agent/error`` and ``turn/end error``), and the
+calls of a clear's or a cancel's discarded listeners, inside the call (row 22, decisions G23).
 """
 
 from __future__ import annotations
 
+from loopspec.data.message_shape import InboxTarget
 from loopspec.loop import commands as cmd
 from loopspec.loop.commands import Advance, Stopping
 from loopspec.loop.phase_names import (
+    CANCELING,
     CHAINING,
+    CLEARING,
     DECIDED,
     DECISION_RETURNED,
     ENDING,
@@ -164,4 +168,94 @@ CASES: tuple[CaseSpec, ...] = (
          "At a hop the loop awaits nothing: an answer there is refused, and the state names the hop.",
          (cmd.followup(m("a")), Stopping(ENTER, DECIDED), ENTER, STOP, Advance(DECISION_RETURNED)),
          all_of(refused(2, "INPUT-4"), refused(3, "INPUT-4"), final("phase", DECISION_RETURNED))),
+    # ---- row 22: a discarded listener's call inside a clear or a cancel ----
+    case("hops/inject/splice-8-inject-between-a-clears-lists-survives", ("SPLICE-8",),
+         "An inject between a clear's two lists (a listener of next-step's discards) goes into next-step, "
+         "already cleared: it survives, and the clear then discards next-turn.",
+         (cmd.Append(InboxTarget.NEXT_STEP, m("a")), cmd.Append(InboxTarget.NEXT_TURN, m("b")),
+          Stopping(cmd.Clear(), CLEARING), cmd.inject(m("c")), GO_ON),
+         all_of(event_types(2, SPL), note_types(2, DIS), final("phase", "idle"), event_types(3, SPL),
+                note_types(3, INS), event_types(4, SPL), note_types(4, DIS),
+                final("inbox", {"next-turn": [], "next-step": ["c"]}))),
+    case("hops/followup/cancel-1-followup-before-a-cancels-abort", ("CANCEL-1", "CANCEL-4", "CHAIN-2"),
+         "A follow-up after a cancel's clear and before its abort (a discarded listener's) is neither "
+         "redirected nor latched: the turn ends aborted and the agent goes idle with it pending.",
+         (cmd.followup(m("a")), cmd.followup(m("b")), Stopping(cmd.Cancel(), CANCELING), cmd.followup(m("c")),
+          GO_ON, ENTER),
+         all_of(event_types(2, SPL), note_types(2, DIS), event_types(3, SPL), event_data(3, 0, "target", "next-turn"),
+                event_types(4), event_types(5, TE), note_types(5, STAT), final("phase", "idle"),
+                final("inbox", {"next-turn": ["c"], "next-step": []}))),
+    case("hops/followup/cancel-1-followup-between-a-cancels-lists-is-discarded", ("CANCEL-1", "SPLICE-8"),
+         "A follow-up between a cancel's two lists goes into next-turn, which the clear discards next.",
+         (cmd.followup(m("a")), cmd.steer(m("b")), cmd.followup(m("c")), Stopping(cmd.Cancel(), CLEARING),
+          cmd.followup(m("d")), GO_ON),
+         all_of(event_types(3, SPL), note_types(3, DIS), event_types(4, SPL), event_types(5, SPL),
+                note_types(5, DIS, DIS), final("inbox", {"next-turn": [], "next-step": []}),
+                final("phase", "deciding"))),
+    case("hops/followup/cancel-1-idle-cancel-aborts-the-driver-its-listener-started", ("CANCEL-1", "CANCEL-3"),
+         "A follow-up made by a listener of an idle cancel's discards starts a driver, whose turn claims it and "
+         "awaits the system prompt as the follow-up returns; the cancel then aborts that driver, and the turn "
+         "ends aborted before any pre-step listener is called (loop-grain row 4).",
+         (cmd.Append(InboxTarget.NEXT_TURN, m("a")), Stopping(cmd.Cancel(), CANCELING), cmd.followup(m("b")),
+          GO_ON, ENTER),
+         all_of(event_types(1, SPL), note_types(1, DIS), final("phase", "idle"), event_types(2, SPL, TS, SPL),
+                event_types(3, TE), event_data(3, 0, "reason", USER_ABORT), note_types(3, STAT),
+                refused(4, "INPUT-4"), final("lastTurn", 1))),
+    case("hops/clear/input-4-a-call-inside-a-call-runs-whole", ("INPUT-4", "SPLICE-8"),
+         "A clear made between another clear's lists runs whole, though it asks to stop there too: the model "
+         "has no point inside a call made at such a point.",
+         (cmd.Append(InboxTarget.NEXT_STEP, m("a")), cmd.Append(InboxTarget.NEXT_TURN, m("b")),
+          Stopping(cmd.Clear(), CLEARING), cmd.Append(InboxTarget.NEXT_STEP, m("c")),
+          Stopping(cmd.Clear(), CLEARING), GO_ON),
+         all_of(event_types(2, SPL), event_types(4, SPL, SPL), note_types(4, DIS, DIS), final("phase", "idle"),
+                event_types(5), final("inbox", {"next-turn": [], "next-step": []}))),
+    case("hops/steer/splice-8-clear-at-a-chaining-hop", ("SPLICE-8", "CHAIN-1"),
+         "A clear between a chaining end and the next turn stops between its lists like anywhere else, and "
+         "leaves the loop at the hop: the next turn then starts and claims nothing.",
+         (cmd.followup(m("a")), ENTER, cmd.followup(m("b")), STOP, Stopping(STOPPING, CHAINING),
+          cmd.steer(m("c")), Stopping(cmd.Clear(), CLEARING), GO_ON, GO_ON),
+         all_of(event_types(6, SPL), note_types(6, DIS), event_types(7, SPL), final("lastTurn", 2),
+                event_types(8, TS), final("phase", "deciding"))),
+    case("hops/cancel/cancel-1-cancel-at-a-chaining-hop-stops-inside", ("CANCEL-1", "CHAIN-1"),
+         "A cancel between a chaining end and the next turn clears next-step, stops, then clears next-turn and "
+         "aborts: the next turn never starts.",
+         (cmd.followup(m("a")), ENTER, cmd.followup(m("b")), STOP, Stopping(STOPPING, CHAINING),
+          cmd.steer(m("c")), Stopping(cmd.Cancel(), CLEARING), GO_ON, GO_ON),
+         all_of(event_types(6, SPL), event_types(7, SPL), event_types(8), note_types(8, STAT),
+                final("lastTurn", 1), final("phase", "idle"))),
+    # The loop's rarer hops, where a clear or a cancel stops inside itself like anywhere else (their
+    # rows' witnesses: random walks seldom put input in next-step there first).
+    case("hops/clear/splice-8-clear-inside-at-failing", ("SPLICE-8", "END-3"),
+         "Between agent/error and turn/end error a clear stops between its lists too; the end stays an error.",
+         (cmd.followup(m("a")), ENTER, Stopping(cmd.Fail(), FAILING), cmd.inject(m("b")), cmd.followup(m("c")),
+          Stopping(cmd.Clear(), CLEARING), GO_ON, GO_ON),
+         all_of(event_types(5, SPL), note_types(5, DIS), event_types(6, SPL), note_types(6, DIS),
+                event_types(7, TE), final("phase", "idle"), final("inbox", {"next-turn": [], "next-step": []}))),
+    case("hops/cancel/cancel-1-cancel-inside-at-failing", ("CANCEL-1", "END-3"),
+         "Between agent/error and turn/end error a cancel stops after next-step's discards and again after "
+         "next-turn's; the end stays an error.",
+         (cmd.followup(m("a")), ENTER, Stopping(cmd.Fail(), FAILING), cmd.inject(m("b")), cmd.followup(m("c")),
+          Stopping(cmd.Cancel(), CLEARING), Advance(CANCELING), GO_ON, GO_ON),
+         all_of(event_types(5, SPL), event_types(6, SPL), event_types(7), event_types(8, TE),
+                final("phase", "idle"))),
+    case("hops/cancel/cancel-1-cancel-of-next-turn-at-failing", ("CANCEL-1", "END-3"),
+         "Between agent/error and turn/end error a cancel with only next-turn to clear stops after its "
+         "discards, before its abort.",
+         (cmd.followup(m("a")), ENTER, Stopping(cmd.Fail(), FAILING), cmd.followup(m("b")),
+          Stopping(cmd.Cancel(), CANCELING), GO_ON, GO_ON),
+         all_of(event_types(4, SPL), note_types(4, DIS), event_types(5), event_types(6, TE),
+                final("phase", "idle"))),
+    case("hops/clear/splice-8-clear-inside-after-the-decision", ("SPLICE-8", "DECIDE-4"),
+         "After the decision is returned a clear stops between its lists; the step then enters the decided "
+         "batch.",
+         (cmd.followup(m("a")), Stopping(ENTER, DECISION_RETURNED), cmd.inject(m("b")), cmd.followup(m("c")),
+          Stopping(cmd.Clear(), CLEARING), GO_ON, GO_ON),
+         all_of(event_types(4, SPL), event_types(5, SPL), event_types(6, SS, UM), final("phase", "stepping"))),
+    case("hops/cancel/cancel-1-cancel-of-next-turn-at-a-chaining-hop", ("CANCEL-1", "CHAIN-1"),
+         "Between a chaining end and the next turn a cancel with only next-turn to clear stops after its "
+         "discards; its abort then stops the next turn.",
+         (cmd.followup(m("a")), ENTER, cmd.followup(m("b")), STOP, Stopping(STOPPING, CHAINING),
+          Stopping(cmd.Cancel(), CANCELING), GO_ON, GO_ON),
+         all_of(event_types(5, SPL), note_types(5, DIS), event_types(6), event_types(7), note_types(7, STAT),
+                final("phase", "idle"), final("lastTurn", 1))),
 )
