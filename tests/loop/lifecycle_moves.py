@@ -195,6 +195,9 @@ OPENINGS: dict[str, tuple[Move, ...]] = {
     # ... and the two calls that rarely land there first among a hop's twelve moves (none in some ci runs).
     "chaining, a send landed": (*_CHAINING, cmd.Send(UserMessage.create("c"), NS, False)),
     "chaining, a wake landed": (*_CHAINING, cmd.followup(UserMessage.create("c"))),
+    # ... and a cancel there that stops inside itself (loop-grain row 22): none in one ci run.
+    "chaining, a cancel stopped inside": (*_CHAINING, cmd.Send(UserMessage.create("c"), NS, False),
+                                          Fine(cmd.Cancel())),
     # The hop between a turn's end that does not chain and idle (loop-grain row 20): a follow-up that
     # lands there after a normal end wakes nothing, and the agent goes idle with it pending.
     "ending, a wake landed": (*_FIRST_STEP, cmd.Stop(), Fine(cmd.TurnStopping()),

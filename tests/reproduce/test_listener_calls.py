@@ -1,11 +1,11 @@
-"""Calls made by a listener (decisions.md E5): recorded within their hook's window, reproduced, checked.
+"""Calls made by a listener (decisions.md E5, G24): recorded within their hook's window, reproduced, checked.
 
 The recordings are runs of the published dsh packages written by ``conformance/dsh/recorder.mjs``
 and kept under ``tests/reproduce/recordings``:
 
 * ``listener_cancels_the_turn``: a pre-step listener steers a message, then cancels the turn;
-* ``listener_call_refused``: a pre-step listener's append is refused (the id is pending), which
-  is the listener throwing; the scenario's own ``inject`` falls inside the same window;
+* ``listener_call_refused``: a pre-step listener's append is refused (the id is pending), and the
+  listener throws that refusal; the scenario's own ``inject`` falls inside the same window;
 * ``turn_stopping_steers``: a turn-stopping listener steers, which extends the turn;
 * ``turn_stopping_call_refused``: a turn-stopping listener steers twice, the second is refused;
 * ``prestep_enters_an_id_twice``: a listener adds a message whose id the batch holds (E2).
@@ -82,11 +82,11 @@ def _threw_without_error(rows: Rows) -> Rows:
 
 # (recording, change, what the difference names, its rule)
 DIFFERENCES = [
-    ("listener_call_refused", _refused_is_accepted, "refused", "DECIDE-3"),
+    ("listener_call_refused", _refused_is_accepted, "refused", "SPLICE-3"),
     ("listener_cancels_the_turn", _steer_wrote_nothing, "nextSeqAfter", "NOTIFY-4"),
     ("turn_stopping_steers", _output_dropped, "before the call 'steer' returned", "SPLICE-1"),
-    ("turn_stopping_call_refused", _threw_without_error, "the error the agent/turn-stopping listener threw",
-     "RESULT-4"),
+    # the listener throws another error than its refused call's: the agent/error carries the listener's
+    ("turn_stopping_call_refused", _threw_without_error, "the agent/error notification", "END-2"),
 ]
 
 
@@ -151,16 +151,20 @@ def test_misplaced_listener_calls_are_unusable_and_violate_the_form(
     assert_misplaced(_files(name, tmp_path, change), line, named)
 
 
-def test_a_listener_that_goes_on_after_its_call_threw_cannot_be_replayed(tmp_path: Path) -> None:
+def test_a_listener_that_goes_on_after_its_call_threw_is_replayed_call_by_call(tmp_path: Path) -> None:
+    """A listener's calls are commands where they stand (decisions G24): one the model refuses is
+    refused, and the listener's own outcome says what comes next.  Here the recorded listener
+    returns after its refused steer instead of throwing it, so the model goes on with the steered
+    message (a claim), where the recording still shows the throw's agent/error."""
     def returned(rows: Rows) -> Rows:
         i = _at(rows, kind="live", type="agent/turn-stopping", phase="threw")
         rows[i] = {k: v for k, v in rows[i].items() if k != "error"} | {"phase": "returned"}
         return rows
 
     outcome = reproduce(_files("turn_stopping_call_refused", tmp_path, returned))
-    assert outcome.status == "unusable"
-    assert outcome.problem is not None
-    assert "goes on after its call on line 26 threw" in outcome.problem.message
+    assert outcome.status == "different"
+    assert outcome.difference is not None
+    assert (outcome.difference.line, outcome.difference.what) == (29, "the agent/error notification")
 
 
 def test_a_process_boundary_ends_every_listener_window() -> None:

@@ -34,6 +34,7 @@ from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import (
     INSERTED,
     MODEL_WRITTEN,
+    PRE_STEP_HOOK,
     SPLICED,
     TURN_END,
     TURN_STOPPING_HOOK,
@@ -88,7 +89,6 @@ class Engine:
         self.views: dict[str, r.ProcessView] = {}  # the first restart's before/after, for the final file
         self.ends = _call_ends(recording.records)
         self.windows: set[str] = set()  # the listener hooks whose window is open (decisions.md E5)
-        self.listening: object = None  # a listener answered at its first call (listeners.Listening)
         self.set_aside: list[tuple[Output, ...]] = []  # notifications owed while a notification's listener calls
         self.last: AgentTransition | None = None  # the last transition applied, with the hops it passed
 
@@ -248,8 +248,8 @@ class Engine:
                 self.answer(answers.step_result(() if self.dead else self.rec.events, run, self._stopping_next()))
             elif phase == STOPPING and TURN_STOPPING not in self.windows:  # else its records answer it
                 self.answer(answers.turn_stopping(() if self.dead else self.rec.events, self.position))
-            elif phase == DECIDING and run is not None and run.aborted is not None and \
-                    not isinstance(record, r.PreStepInvoked):
+            elif phase == DECIDING and run is not None and run.aborted is not None and PRE_STEP_HOOK not in \
+                    self.windows and not isinstance(record, r.PreStepInvoked):  # else its records answer it
                 self.answer(cmd.Decide())  # CANCEL-3: an aborted turn may end without a recorded decision
         except answers.CannotTell as err:
             self.unusable(str(err))

@@ -3,17 +3,17 @@
 The real agent emits a notification synchronously, in the middle of whatever caused it (a call,
 or the loop between two await points), and runs its listeners right there; a call such a
 listener makes is recorded ``within`` the notification's type, right after its record, and may
-lie inside the call that caused it.  The model applies a command whole, so such a call has a
-reading only when the cause had written all of its durable events by then: the call is then a
-call made right after the cause, which the model takes as the next command, and what the cause
-still owed were notifications (a claim of several messages: the later ``claimed``), which the
-real emit delivers after its listener returns, so they are set aside until the call's ``op-end``.
-When the model still owes a durable event of the cause, the call lands at a hop if the model's
-transition passed one right after the notification (``inserted`` before the driver starts,
-``running`` before the turn starts, ``agent/error`` before the error ``turn/end``: the hops
-``waking``, ``starting`` and ``failing``, spec/loop-grain.md rows 1, 2 and 18); otherwise (a
-``discarded`` listener inside a cancel, before its abort: row 22) no order of commands produces
-the run, and the recording is unusable, saying so.
+lie inside the call that caused it.  Where the model's transition passed a hop after that
+notification, with only notifications between, the call lands at the hop: ``inserted`` before the
+driver starts, ``running`` before the turn starts, ``agent/error`` before the error ``turn/end``,
+``discarded`` inside a clear or a cancel (the hops ``waking``, ``starting``, ``failing``,
+``clearing`` and ``canceling``, spec/loop-grain.md rows 1, 2, 18 and 22); the notifications in
+between are the real emit's later ones, which it delivers after the listener returns.
+Otherwise the call has a reading only when the cause had written all of its durable events by
+then: it is a call made right after the cause, the next command, and what the cause still owed
+were notifications (a claim of several messages: the later ``claimed``), set aside until the
+call's ``op-end``.  If a durable event of the cause is still owed there, no order of commands
+produces the run, and the recording is unusable, saying so.
 """
 
 from __future__ import annotations
@@ -34,9 +34,6 @@ def _cause(engine: Engine) -> str:
 
 def on_notified_begin(engine: Engine, begin: r.OpBegin) -> None:
     """The call is the next command, provided the model has written all of its cause's events."""
-    if engine.listening is not None:
-        engine.unusable(f"the {begin.within} listener's call {begin.label!r} is made while a "
-                        "listener hook's answer is being replayed: the two cannot be ordered")
     durable = next((item for item in engine.pending if isinstance(item, SessionEvent)), None)
     if engine.landed_at_a_hop(notes_between=True, only_inside_a_call=durable is None):
         durable = None  # the notification came right before a hop of the loop's own, and the call landed there
