@@ -1,6 +1,6 @@
 """Benchmark of ``loopspec drive`` against the mutants (not a test): examples to the first catch.
 
-    python benchmarks/mutant_catch_bench.py [--seeds 0 1 2] [--examples 200] [--steps 30] [--mutant NAME ...]
+    python benchmarks/mutant_catch_bench.py [--seeds 0 1 2] [--examples 300] [--steps 30] [--mutant NAME ...]
                                             [--plain]
 
 For every mutant of ``tests/vectors/mutants`` (in-process adapters; the protocol-v2-only ones are
@@ -68,7 +68,7 @@ def mean(found: list[int | None], budget: int) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--examples", type=int, default=200)
+    parser.add_argument("--examples", type=int, default=300)
     parser.add_argument("--steps", type=int, default=30)
     parser.add_argument("--mutant", nargs="*", default=[])
     parser.add_argument("--plain", action="store_true", help="also run without swarm and hints, and compare")

@@ -1,7 +1,7 @@
 """``drive`` alone finds every mutant, at its default budget, without luck.
 
 Without the suite, each mutant of ``tests/vectors/mutants`` must be found by
-``loopspec drive`` within its default budget (200 examples of up to 30 commands) at each of three
+``loopspec drive`` within its default budget (300 examples of up to 30 commands) at each of three
 seeds (under the ``thorough`` profile; see below); the disagreement found must be the mutant's
 hallmark (``Mutant.recognises`` the first differing observation or state of the sequence found), or,
 for a mutant only protocol v2 shows (``needs="v2"``), the audit's finding of the rule it breaks.
@@ -35,7 +35,7 @@ from vectors.mutants.catalogue import MUTANTS
 from vectors.mutants.handler import Mutant
 
 SEEDS = (0, 1, 2)
-DEFAULT_EXAMPLES, DEFAULT_STEPS = 200, 30  # loopspec drive's defaults (cli/vectors.py)
+DEFAULT_EXAMPLES, DEFAULT_STEPS = 300, 30  # loopspec drive's defaults (cli/vectors.py)
 # The profiles' max_examples (tests/conftest.py) tell them apart: ci's and thorough's.
 CI_EXAMPLES, THOROUGH_EXAMPLES = 500, 5000
 

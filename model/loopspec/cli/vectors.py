@@ -185,7 +185,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "to a minimal vector case (printed on stdout); the last line on stderr says how many examples ran and "
         "how fast. Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage, or an adapter that "
         "cannot be started.")
-    drv.add_argument("--examples", type=positive_int, default=200, help="command sequences to try")
+    drv.add_argument("--examples", type=positive_int, default=300, help="command sequences to try")
     drv.add_argument("--steps", type=positive_int, default=30, help="commands per example")
     drv.add_argument("--seed", type=any_whole_number, default=0, help="seed of the search (same seed, same sequences)")
     drv.add_argument("--time-budget", type=positive_float, default=120.0,

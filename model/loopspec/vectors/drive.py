@@ -107,7 +107,7 @@ def choose_profile(adapter: Adapter, wanted: str | None) -> str:
     return wanted
 
 
-def drive(adapter: Adapter, *, examples: int = 200, steps: int = 30, seed: int = 0,
+def drive(adapter: Adapter, *, examples: int = 300, steps: int = 30, seed: int = 0,
           time_budget: float | None = None, shrink_budget: float = 20.0, profile: str | None = None,
           progress: TextIO | None = None, lockstep: bool = False,
           restart: Callable[[], Adapter] | None = None, shrink: bool = True) -> DriveReport:
