@@ -102,9 +102,8 @@ def _end_cancel(work: Work, _: str) -> None:
     assert call is not None
     assert call.cancel is not None
     if work.agent.running is not None:
-        run = work.run
-        work.run = attrs.evolve(run, wake_requested=False,
-                                aborted=call.cancel.cause if run.aborted is None else run.aborted)
+        work.run = attrs.evolve(work.run, wake_requested=False)
+        _abort_with(work, call.cancel.cause)
 
 
 def _call_pre_step(work: Work, _: str) -> None:
@@ -114,8 +113,12 @@ def _call_pre_step(work: Work, _: str) -> None:
 
 def _abort(work: Work, _: str) -> None:
     assert isinstance(work.command, cmd.Cancel)
+    _abort_with(work, work.command.cause)
+
+
+def _abort_with(work: Work, cause: Frozen) -> None:
     if work.run.aborted is None:  # the first cause wins for a turn's signal
-        work.run = attrs.evolve(work.run, aborted=work.command.cause)
+        work.run = attrs.evolve(work.run, aborted=cause)
 
 
 def _status(status: Status) -> Callable[[Work, str], None]:
