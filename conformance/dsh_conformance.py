@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from conformance_doc import conformance_page
+from random_lifecycles import finding_of, seed_of
 from random_lifecycles import run as run_lifecycles
-from random_lifecycles import seed_of
 from recorded_runs import judged, record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,12 +130,6 @@ def lifecycle_outcomes(expected: Json, lifecycles: Json) -> tuple[dict[str, str 
     refused = [f"check --live refused the real run {name} (a false verdict): {said}"
                for name, said in sorted(lifecycles["refused"].items())]
     return found, refused
-
-
-def finding_of(findings: list[Json], text: str) -> str | None:
-    """The id of the one finding whose ``match`` pattern fits ``text``."""
-    hits = [f["id"] for f in findings if any(re.search(p, text) for p in f.get("match", ()))]
-    return hits[0] if len(hits) == 1 else None
 
 
 def vector_outcomes(report: Json) -> dict[str, Json]:

@@ -7,8 +7,9 @@ is one recording in the repository's format.  Every recording is then judged as 
 implementation would: ``check --live`` (the log and its live stream) and ``reproduce``.
 
 A refusal by ``check`` is a false verdict: the recording is a history the real system wrote.  A
-recording ``reproduce`` cannot follow is a behaviour the model does not express yet; each must be
-a triaged finding of ``conformance/dsh/expectations.json``.
+recording ``reproduce`` cannot follow (or a walk that never ended) must be a triaged finding of
+``conformance/dsh/expectations.json``: each is matched against the findings' patterns, and one no
+finding owns is reported by its seed.  Exit 1 on a false verdict or an untriaged seed.
 
     python conformance/random_lifecycles.py --first 100000 --count 2000   # by hand: fresh seeds
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import re
 import subprocess
 import sys
@@ -31,6 +33,7 @@ from recorded_runs import judged
 ROOT = Path(__file__).resolve().parent.parent
 NODE = ROOT / "conformance" / "dsh" / "node_modules" / ".bin" / "node"
 WALKER = ROOT / "conformance" / "dsh" / "lifecycles.mjs"
+EXPECTATIONS = ROOT / "conformance" / "dsh" / "expectations.json"
 INSTALL = ("bash", str(ROOT / "scripts" / "dsh-adapter.sh"), "--install")
 
 Json = dict[str, Any]
@@ -77,6 +80,12 @@ def run(first: int, count: int, scratch: Path) -> Json:
             "refused": refused, "unfollowed": unfollowed, "late-teardowns": late}
 
 
+def finding_of(findings: list[Json], text: str) -> str | None:
+    """The id of the one finding whose ``match`` pattern fits ``text``."""
+    hits = [f["id"] for f in findings if any(re.search(p, text) for p in f.get("match", ()))]
+    return hits[0] if len(hits) == 1 else None
+
+
 def _shape(text: str) -> str:
     """A difference with its particulars (lines, seqs, ids, numbers) taken out: its family's shape."""
     text = re.sub(r"seed-\d+", "S", text)
@@ -102,10 +111,16 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(result['unfollowed'])}; {len(result['late-teardowns'])} teardown(s) did not finish")
     for name, said in sorted(result["refused"].items(), key=lambda kv: seed_of(kv[0])):
         print(f"  FALSE VERDICT {name}: {said}")
-    shapes = collections.Counter(_shape(said) for said in result["unfollowed"].values())
-    for shape, n in shapes.most_common():
-        print(f"  {n:5d}  {shape}")
-    return 1 if result["refused"] else 0
+    findings = json.loads(EXPECTATIONS.read_text(encoding="utf-8"))["findings"]
+    owner = {name: finding_of(findings, said) for name, said in result["unfollowed"].items()}
+    shapes = collections.Counter((owner[name] or "untriaged", _shape(said))
+                                 for name, said in result["unfollowed"].items())
+    for (finding, shape), n in sorted(shapes.items(), key=lambda kv: (kv[0][0] == "untriaged", -kv[1])):
+        print(f"  {n:5d}  {finding}: {shape}")
+    untriaged = sorted((name for name, found in owner.items() if found is None), key=seed_of)
+    for name in untriaged:
+        print(f"  UNTRIAGED {name}: {result['unfollowed'][name]}")
+    return 1 if result["refused"] or untriaged else 0
 
 
 if __name__ == "__main__":

@@ -45,6 +45,8 @@ const STOPPING = 'agent/turn-stopping';
 // The hops inside a call rather than in the loop (spec/loop-grain.md row 22): a clear between its
 // two lists, a cancel between its clear and its abort.  A call made at one runs whole.
 const CALL_HOPS = ['clearing', 'canceling'];
+// The loop's hops where the agent is idle: a waking send made there starts a driver and leaves them.
+const IDLE_HOPS = ['waking', 'replaying'];
 const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stopping: 'stopping' };
 
 export class RealCase {
@@ -73,6 +75,7 @@ export class RealCase {
     this.reactions = []; // a recorder scenario's listeners of agent notifications (react)
     // Hop stops (spec/loop-grain.md; the command language's `stop` and `advance`).
     this.stop = null; // the hop the running command stops at: the first of that name the loop passes
+    this.runningPhase = null; // the real agent's running phase, from its last running status (its latch)
     this.held = null; // the hop the loop is held at, innermost: {name, process, status}
     this.holder = null; // (hop) => serves requests there, the loop held (the adapter's); none: no stop
     this.wakingSends = []; // the waking sends made while idle that are running, innermost last
@@ -166,10 +169,17 @@ export class RealCase {
   // The hops that are notifications (spec/loop-grain.md rows 1, 2, 18): the loop is inside the
   // emit, which calls its listeners synchronously, so the hop is held right here.  `waking` is the
   // insertion of a waking send's own message made while the agent is idle (the driver not started).
+  //
+  // `replaying` (row 21) is the idle status of a driver that latched a wake: the real `kick` read
+  // the latch from its running phase (one object, from the running status on, which a chaining
+  // turn re-arms in place) before it went idle, and replays it after this emit if input is pending.
   passedNote(note) {
     if (note.type === 'agent/status' && note.status === 'running') {
+      this.runningPhase = this.agent.phase;
       this.reach('starting');
       this.watchTurnStart();
+    } else if (note.type === 'agent/status' && note.status === 'idle') {
+      if (this.runningPhase?.wakeRequested === true) this.reach('replaying');
     } else if (note.type === 'agent/error') this.reach('failing');
     else if (note.type === 'agent/inbox/inserted') {
       const waking = this.wakingSends.at(-1);
@@ -187,14 +197,24 @@ export class RealCase {
   // is empty by then passes `clearing` only).  Only for the outermost clear or cancel command that
   // stops at one of them: the discards and splices of the calls made while it is held there are
   // not its own, and they run whole.
+  //
+  // A follow-up made at such a point while the agent was idle starts a driver, which claims and
+  // awaits its system prompt before that follow-up returns (row 4).  When the outer call has
+  // returned, that driver is still there, a microtask from going on: the hop `prompting`, held
+  // right after the call returns, before anything the call queued runs.
   clearInside(c) {
     const call = { cancel: c.op === 'cancel', stepLeft: this.agent.inbox.nextStep.length, turnLeft: null, holding: false };
+    const { process } = this;
+    const idle = this.agent.status === 'idle';
     this.clearCall = call;
+    let value;
     try {
-      return this.act(c);
+      value = this.act(c);
     } finally {
       if (this.clearCall === call) this.clearCall = null;
     }
+    if (idle && this.process === process && this.agent.status === 'running') this.reach('prompting');
+    return value;
   }
 
   // Next-turn's count is known only when the clear reaches it: its splice (outcome canceled) comes
@@ -269,14 +289,14 @@ export class RealCase {
   }
 
   // Whether the loop has left the hop it is held at: a waking send made there started the driver
-  // (at `waking`, the only loop hop where the agent is idle), the process was killed there, or the
+  // (at `waking` or `replaying`, the loop hops where the agent is idle), the process was killed there, or the
   // case was reset.  Any other call leaves the loop where it is; so does every call at `clearing`
   // and `canceling`, which are inside a call: a follow-up at an idle clear's starts the driver and
   // the status changes, yet the loop is still inside the clear's discarded listener.
   get hopLeft() {
     const { held } = this;
     return held === null || held.process !== this.process || held.process.killed || this.abandoned
-      || (held.name === 'waking' && this.agent.status !== held.status);
+      || (IDLE_HOPS.includes(held.name) && this.agent.status !== held.status);
   }
 
   // A reset while held at a hop: the case ends once the loop has let go.

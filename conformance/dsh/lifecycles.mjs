@@ -156,10 +156,12 @@ class Walk {
   }
 }
 
-async function walk(seed, out) {
+// `seen` is told the walk's case and its current step, for the line of a walk that never ends.
+async function walk(seed, out, seen) {
   const name = `seed-${seed}`;
   const recording = new Recording(name);
   const run = await RealCase.start(name, recording);
+  seen.run = run;
   const w = new Walk(seed);
   const steps = [];
   let restarts = 0;
@@ -167,6 +169,7 @@ async function walk(seed, out) {
     const length = 8 + w.rng.int(25);
     while (steps.length < length) {
       const step = w.next(run, restarts);
+      seen.step = step;
       const { command } = step;
       if (process.env.LIFECYCLE_TRACE) process.stderr.write(`${JSON.stringify(step)}\n`);
       if (command.op === 'react') {
@@ -211,11 +214,21 @@ async function teardown(run) {
   return outcome === 'late' ? `; its teardown did not finish within ${TEARDOWN_MS} ms` : '';
 }
 
-// A walk that does not end (seen: a context whose disposal never settles, with the agent idle and
-// nothing parked) is said on its seed's line and left behind, and the next seed goes on; its
-// recording is not written.  The timer also keeps Node from exiting quietly in the middle, which
-// it does when nothing is left for the event loop to do.
+// A walk that does not end is said on its seed's line, with the step it stands at and the agent's
+// state, and left behind, and the next seed goes on; its recording is not written.  (Seen: a
+// shutdown whose teardown's discards a listener answers with a waking send, finding F17: the real
+// send announces the running status, then throws, as the agent registry refuses a driver during
+// disposal, and the agent stays running with no driver, so the disposal waits for it forever.)
+// The timer also keeps Node from exiting quietly in the middle, which it does when nothing is
+// left for the event loop to do.
 const PATIENCE_MS = 10000;
+
+function stuck(seed, { run, step }) {
+  const where = step === undefined ? 'before its first step' : `at its step ${JSON.stringify(step.command.op)}`;
+  const agent = run?.agent;
+  const state = agent ? `, the agent ${agent.status}, ${run.parked === null ? 'nothing' : run.parked.kind} parked` : '';
+  return `stuck seed-${seed}: the walk did not end within ${PATIENCE_MS} ms, ${where}${state}`;
+}
 
 async function main([out, first, count]) {
   mkdirSync(out, { recursive: true });
@@ -223,9 +236,10 @@ async function main([out, first, count]) {
   for (let seed = start; seed < start + Number(count); seed += 1) {
     let timer;
     const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), PATIENCE_MS); });
-    const said = await Promise.race([walk(seed, out), late]);
+    const seen = {};
+    const said = await Promise.race([walk(seed, out, seen), late]);
     clearTimeout(timer);
-    process.stdout.write(`${said ?? `stuck seed-${seed}: the walk did not end within ${PATIENCE_MS} ms`}\n`);
+    process.stdout.write(`${said ?? stuck(seed, seen)}\n`);
   }
   process.exit(0);
 }

@@ -135,6 +135,7 @@ export class DshProcess {
     this.parked = null;
     this.agent = null;
     this.killed = false; // a crash at a hop: the process runs on, unheard, until its case is torn down
+    this.refusing = false; // its shutdown refuses every park, those reached after it began too
   }
 
   get root() {
@@ -161,10 +162,14 @@ export class DshProcess {
   // Hold the loop at an await point until `resolvePark` answers it.  A user's cancel does not end
   // a park: the next command answers it, as the command language has it.  Only a host's shutdown
   // (`dispose`) does, the way a provider and a tool stop when their process is torn down.
+  //
+  // A park reached once the shutdown began refusing parks (a listener of the teardown's own discards
+  // started a driver, say) is refused too: nothing would ever answer it.
   park(kind, details) {
     return new Promise((resolve, reject) => {
       this.parked = { kind, ...details, resolve, reject };
       this.onPark();
+      if (this.refusing) this.refuseParks();
     });
   }
 
@@ -243,6 +248,7 @@ export class DshProcess {
 
   // A teardown waits for the loop to go idle, so every park it reaches is refused.
   async refuseParks() {
+    this.refusing = true;
     while (this.parked !== null) {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.parked === null) continue;

@@ -62,7 +62,18 @@ from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop import pre_step as lsn
 from loopspec.loop.consumed_work import message_fates
-from loopspec.loop.phases import DECIDING, FAILING, HOPS, IDLE, IDLE_PHASES, LOOP_HOPS, STARTING, STEPPING, STOPPING
+from loopspec.loop.phases import (
+    DECIDING,
+    FAILING,
+    HOPS,
+    IDLE,
+    IDLE_PHASES,
+    LOOP_HOPS,
+    REPLAYING,
+    STARTING,
+    STEPPING,
+    STOPPING,
+)
 from loopspec.loop.projection import project
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.vectors.case import CaseSpec, build_case
@@ -113,7 +124,7 @@ class AgentMachine(RuleBasedStateMachine):
         if self.CHECKS:
             call = before.call
             if call is not None and call.cancel is not None and tr.agent.call is None and tr.agent.phase in LOOP_HOPS:
-                self.witness.landed(call.cancel)  # the cancel's rest ran: its abort, at the hop it came in
+                self.witness.landed(call.cancel, tr.agent.phase)  # the cancel's rest ran: its abort, at its hop
             self._witness(before, None, tr)
         if any(e.type == TURN_START for e in tr.events):
             self.ends = None
@@ -142,7 +153,7 @@ class AgentMachine(RuleBasedStateMachine):
             # stopped inside itself aborts only when its rest runs (loop-grain row 22), in _go_on.
             inside = before.call is None and tr.agent.call is not None
             if before.loop_phase in LOOP_HOPS and not (inside and isinstance(command, cmd.Cancel)):
-                self.witness.landed(command)
+                self.witness.landed(command, before.loop_phase)
             self._witness(before, command, tr)
             # A command's whole effect is known at its next await point; stopped at a hop it is not.
             if tr.agent.phase not in HOPS:
@@ -185,6 +196,8 @@ class AgentMachine(RuleBasedStateMachine):
             self.witness.failed(tr.trace[-1])
         if tr.agent.phase == STARTING and before.loop_phase != STARTING:
             self.witness.starting()
+        if tr.agent.phase == REPLAYING and before.loop_phase != REPLAYING:
+            self.witness.replaying()
         # the exact emission order, records and notifications (a turn's sequel may wait at a hop)
         assert list(tr.trace) == self.witness.close(at_hop=tr.agent.phase in HOPS)
         assert tr.events == events[start:] == tuple(x for x in tr.trace if isinstance(x, SessionEvent))

@@ -172,6 +172,12 @@ _INJECT = cmd.Send(UserMessage.create("f"), NS, False)
 _WAITING = (cmd.followup(UserMessage.create("a")), cmd.followup(UserMessage.create("b")))
 _CHAINING = (cmd.followup(UserMessage.create("a")), cmd.followup(UserMessage.create("b")), cmd.Decide(), cmd.Stop(),
              Fine(cmd.TurnStopping()))
+# A wake latched after an abort, then the aborted end, stopped at each hop up to replaying (the
+# latched driver gone idle, loop-grain row 21).
+_REPLAYING = (cmd.followup(UserMessage.create("a")), cmd.Cancel(keep_inbox=True), cmd.followup(UserMessage.create("b")),
+              Fine(cmd.Decide()), GoOn(fine=True), GoOn(fine=True))
+# A follow-up inside an idle clear starts a driver; the clear's rest stops at prompting (row 4).
+_PROMPTING = (_INJECT, Fine(cmd.Clear()), cmd.followup(UserMessage.create("b")), GoOn(fine=True))
 OPENINGS: dict[str, tuple[Move, ...]] = {
     "idle": (),
     "deciding": _FIRST_STEP[:1],
@@ -238,6 +244,18 @@ OPENINGS: dict[str, tuple[Move, ...]] = {
         *_FIRST_STEP, cmd.Stop(), cmd.TurnStopping((cmd.steer(UserMessage.create("b")),)),
         cmd.Decide((lsn.Veto(lsn.Enter()),))),
     "stepping, a tool started late": (*_FIRST_STEP, cmd.ToolCall(started=False), cmd.ToolStart(), cmd.ToolResult()),
+    # The hops prompting and replaying (decisions G25, G26), and the calls that land there: from
+    # the moves alone some of their rows fired in no ci run.
+    "prompting, a wake landed": (*_PROMPTING, cmd.followup(UserMessage.create("c"))),
+    "prompting, a clear stopped inside": (*_PROMPTING, _INJECT, Fine(cmd.Clear())),
+    "prompting, a cancel stopped inside": (*_PROMPTING, _INJECT, Fine(cmd.Cancel())),
+    "replaying": _REPLAYING,
+    "replaying, a wake landed": (*_REPLAYING, cmd.followup(UserMessage.create("c"))),
+    "replaying, an edit landed": (*_REPLAYING, cmd.Append(NT, UserMessage.create("c"))),
+    "replaying, a clear stopped inside": (*_REPLAYING, _INJECT, Fine(cmd.Clear())),
+    "replaying, a cancel stopped inside": (*_REPLAYING, _INJECT, Fine(cmd.Cancel())),
+    "replaying, a cancel of next-turn stopped inside": (*_REPLAYING, Fine(cmd.Cancel())),
+    "replaying, restarted": (*_REPLAYING, cmd.Restart()),
     "deciding after turn stopping steered": (
         *_FIRST_STEP,
         cmd.Stop(),

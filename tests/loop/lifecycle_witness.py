@@ -24,6 +24,7 @@ from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import END_SEED, SPLICED, STEP_END, STEP_START, TURN_END, TURN_START, USER_MESSAGE
 from loopspec.log.tool_errors import ABORTED_CODE, RESULT_TEXTS, SKIPPED_CODE, tool_error
 from loopspec.loop import commands as cmd
+from loopspec.loop.phase_names import REPLAYING
 
 NT, NS = InboxTarget.NEXT_TURN, InboxTarget.NEXT_STEP
 NORMAL = ("completed", "max-tokens")
@@ -265,9 +266,12 @@ class LogWitness:
         self.turn_abort = None
         self.turn, self.step, self.due, self.permit, self.batch = None, None, [], False, ()
 
-    def landed(self, command: cmd.Command) -> None:
-        """A call landed at the hop after a turn/end: a cancel stops a chain (and, clearing, drops the
-        latch); a waking send after an abort not by disposal is redirected and latches (CANCEL-4)."""
+    def landed(self, command: cmd.Command, at: str) -> None:
+        """A call landed at the hop ``at`` after a turn/end: a cancel stops a chain (and, clearing, drops
+        the latch); a waking send after an abort not by disposal is redirected and latches (CANCEL-4).
+        At ``replaying`` the driver has gone idle and read its latch already: a call changes neither."""
+        if at == REPLAYING:
+            return
         if self.ended is None:
             if isinstance(command, cmd.Cancel) and self.turn is not None and self.turn_abort is None:
                 self.turn_abort = command.cause  # the first cause wins
@@ -300,6 +304,13 @@ class LogWitness:
         self._status("running")  # INPUT-2: running before turn/start
         # A turn/start may follow unless a call there stops it (landed); nothing is latched yet.
         self.ended, self.hop_abort = (True, False), None
+
+    def replaying(self) -> None:
+        """The command stopped at the hop after a driver that latched a wake went idle, its idle
+        status emitted, the replay to come (spec/loop-grain.md row 21)."""
+        assert self.ended is not None, "CANCEL-4: a driver replays after its turn's end"
+        assert self.ended == (False, True), "CANCEL-4: only a latched driver replays, one that does not chain"
+        self._status("idle")  # STATUS-1
 
     def close(self, at_hop: bool = False) -> list[Item]:
         """End of one command: a turn/end with no sequel parked the agent, unless the command stopped

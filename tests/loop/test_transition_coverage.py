@@ -15,7 +15,9 @@ none in one CI run) and a restart while turn stopping is pending (5 to 57); each
 of its own (``lifecycle_moves.OPENINGS``), after which the stateful checks follow the path.
 The points inside a clear or a cancel (decisions G23) added rows that fired 0 to 4 times in some
 ci runs (one CI run and one run in four failed); with openings and moves of their own every row
-fired at least 8 times in each of six runs on 2026-12-05.
+fired at least 8 times in each of six runs on 2026-12-05.  The hops prompting and replaying
+(decisions G25, G26) added rows that fired once or twice in some ci runs from the moves alone;
+their openings (``_PROMPTING``, ``_REPLAYING``) lifted the least-fired row of four runs to 6-10.
 """
 
 from __future__ import annotations

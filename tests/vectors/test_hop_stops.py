@@ -93,7 +93,7 @@ def test_at_a_hop_the_state_names_it_and_answers_are_refused() -> None:
     assert refused["ok"] is False
     assert refused["code"] == "INPUT-4"
     assert set(HOPS) == {"waking", "starting", "decided", "decision-returned", "failing", "chaining", "ending",
-                         "clearing", "canceling"}
+                         "prompting", "replaying", "clearing", "canceling"}
 
 
 @pytest.mark.rule("INPUT-2")

@@ -22,7 +22,7 @@ from loopspec.vectors.profile_gen import ProfileGenerator
 from loopspec.vectors.row_pairs import Pair
 from loopspec.vectors.swarm import Swarm
 
-RUNS, STEPS = 400, 60
+RUNS, STEPS = 400, 80
 
 
 @pytest.fixture(scope="module")

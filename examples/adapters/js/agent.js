@@ -19,12 +19,16 @@
 
 const { Session } = require('./session');
 const { Inbox, Refused, NEXT_TURN, NEXT_STEP } = require('./inbox');
-const { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, PROMPT_ABORTED } = require('./driver');
+const { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, REPLAYING, PROMPT_ABORTED } = require('./driver');
 const { load } = require('./repair');
 
 const IDLE = 'idle';
+const IDLE_PHASES = [IDLE, WAKING, REPLAYING]; // no driver runs: the status is idle
 const CLEARING = 'clearing';
 const CANCELING = 'canceling';
+// A driver a call started at such a point awaits its system prompt once that call has returned: a
+// hop of the loop's (row 4) that the driver's generator does not yield (it stands at 'deciding').
+const PROMPTING = 'prompting';
 
 // Run a call (a generator of its points) on until it ends (false) or reaches the point named
 // `stop` (true, suspended there).  Not a for-of: leaving one early would close the generator,
@@ -64,7 +68,7 @@ class Agent {
   // inside a call it is the status of the phase the call came in (as the calls landing there left
   // it), which is what `phase` holds.
   get status() {
-    return this.phase === IDLE || this.phase === WAKING ? 'idle' : 'running';
+    return IDLE_PHASES.includes(this.phase) ? 'idle' : 'running';
   }
 
   emitStatus(status) {
@@ -93,9 +97,11 @@ class Agent {
     const wakingAfterAbort = wake && run !== null && run.aborted;
     this.inbox.splice(wakingAfterAbort ? NEXT_TURN : target, Infinity, 0, [message]); // INPUT-3: may throw
     if (!wake) return;
-    const starts = this.point !== null && (this.phase === IDLE || this.phase === WAKING); // from inside a call
-    if (this.phase === IDLE) {
-      this.driver = drive(this); // INPUT-2: the driver is created now and stops first at `waking`
+    const starts = this.point !== null && IDLE_PHASES.includes(this.phase); // from inside a call
+    if (this.phase === IDLE || this.phase === REPLAYING) {
+      // INPUT-2: the driver is created now and stops first at `waking`.  At `replaying` the last
+      // driver is done with: its replay would find this one running and do nothing.
+      this.driver = drive(this);
       this.go(undefined, stop);
     } else if (this.phase === WAKING) {
       // The first send's driver has not started: this send starts it (G20), once its own inserted
@@ -183,6 +189,11 @@ class Agent {
       }
       return;
     }
+    if (this.phase === PROMPTING) {
+      this.phase = DECIDING;
+      this.promptReturned(stop);
+      return;
+    }
     if (!HOPS.includes(this.phase)) {
       throw new Refused('INPUT-4', `the loop goes on by itself only from a hop, not while the agent is ${this.phase}`);
     }
@@ -190,16 +201,22 @@ class Agent {
   }
 
   // The outer call is done and the agent is back in the loop's phase.  A driver a call made at its
-  // point started, still awaiting the system prompt, goes on at once in the same move (loop-grain
-  // row 4, decisions G23): aborted by then (the outer cancel's end, or a cancel made at the point),
-  // its turn ends aborted before any pre-step listener is called (CANCEL-3) and the loop goes on as
-  // after any aborted end (to `stop` if it names 'ending'); otherwise the listeners are due and the
-  // agent rests at 'deciding', awaiting `decide` as usual.
+  // point started awaits its system prompt (loop-grain row 4, decisions G23): the hop 'prompting',
+  // where the move rests if `stop` names it, else it goes on at once.
   resume(stop) {
     const run = this.run;
-    if (run === null || !run.prompting) return;
-    run.prompting = false;
-    if (run.aborted) this.go(PROMPT_ABORTED, stop);
+    if (run === null || !run.prompting || this.phase !== DECIDING) return;
+    if (stop === PROMPTING) this.phase = PROMPTING;
+    else this.promptReturned(stop);
+  }
+
+  // The system prompt is there: aborted by then (the outer cancel's end, or a cancel made at a
+  // point), the turn ends aborted before any pre-step listener is called (CANCEL-3) and the loop
+  // goes on as after any aborted end (to `stop` if it names 'ending'); otherwise the listeners are
+  // due and the agent rests at 'deciding', awaiting `decide` as usual.
+  promptReturned(stop) {
+    this.run.prompting = false;
+    if (this.run.aborted) this.go(PROMPT_ABORTED, stop);
   }
 }
 

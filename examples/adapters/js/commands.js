@@ -160,7 +160,7 @@ function listener(l, where) {
 // The hops (spec/loop-grain.md): where a command with `stop` leaves the loop, and where `advance`
 // goes on from.  The last two lie inside a clear or a cancel rather than in the loop (row 22).
 const HOPS = ['decided', 'decision-returned', 'failing', 'chaining', 'ending', 'starting', 'waking',
-  'clearing', 'canceling'];
+  'prompting', 'replaying', 'clearing', 'canceling'];
 
 function hop(value, where) {
   if (!HOPS.includes(value)) throw new BadRequest(`${where}: one of the hops ${HOPS.join(', ')}, got ${JSON.stringify(value)}`);

@@ -20,8 +20,8 @@ const STOPPING = 'stopping';
 const AWAITS = [DECIDING, STEPPING, STOPPING];
 // The loop's hops.  `clearing` and `canceling` lie inside a clear or a cancel instead (loop-grain
 // row 22), which agent.js runs as generators of their own.
-const HOPS = ['decided', 'decision-returned', 'failing', 'chaining', 'ending', 'starting', 'waking'];
-const [DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING, WAKING] = HOPS;
+const HOPS = ['decided', 'decision-returned', 'failing', 'chaining', 'ending', 'starting', 'waking', 'replaying'];
+const [DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, STARTING, WAKING, REPLAYING] = HOPS;
 
 // How a turn ends: its turn/end reason, and whether that is a normal exit (the loop's `break`),
 // the only kind of end after which the next turn chains (CHAIN-1).
@@ -43,11 +43,13 @@ function* drive(agent) {
     if (!agent.run.aborted) yield* turns(agent); // a cancel landing at `starting` starts no turn
     yield ENDING; // after the last turn/end, still running (G17)
     agent.emitStatus('idle');
-    // CANCEL-4: a wake latched after an abort is replayed by a new driver, if input is still pending.
-    if (!(agent.run.wakeRequested && agent.inbox.hasPending)) {
-      agent.run = null;
-      return;
-    }
+    const latched = agent.run.wakeRequested;
+    agent.run = null;
+    if (!latched) return;
+    // CANCEL-4: the agent is idle and its status's listeners act (a waking send there starts a
+    // driver of its own, agent.js); then the latched wake starts a new driver if input is pending.
+    yield REPLAYING;
+    if (!agent.inbox.hasPending) return;
   }
 }
 
@@ -173,4 +175,4 @@ function* failing(agent, message, code) {
   return end({ kind: 'error', error });
 }
 
-module.exports = { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, PROMPT_ABORTED };
+module.exports = { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, REPLAYING, PROMPT_ABORTED };

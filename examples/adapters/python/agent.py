@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 
 import driver
 import repair
-from driver import HOPS, IDLE, WAKING, Run
+from driver import HOPS, IDLE, REPLAYING, WAKING, Run
 
 from inbox import NEXT_STEP, NEXT_TURN, Inbox, Refused, Session
 
@@ -28,7 +28,11 @@ Emit = Callable[[tuple[str, dict]], None]
 # The points inside a call (loop-grain row 22): a public call that has them is a generator of
 # their names, suspended at the one where it stopped.
 CLEARING, CANCELING = "clearing", "canceling"
+# A driver a call started at such a point awaits its system prompt once that call has returned: a
+# hop of the loop's (row 4) that the driver's generator does not yield (it stands at `deciding`).
+PROMPTING = "prompting"
 Call = Iterator[str]
+IDLE_PHASES = (IDLE, WAKING, REPLAYING)  # no driver runs: the status is idle
 ANSWERS = {"decide": driver.DECIDING, "step-result": driver.STEPPING, "turn-stopping": driver.STOPPING}
 
 
@@ -53,7 +57,7 @@ class Agent:
     def status(self) -> str:
         # STATUS-1; waking is still idle.  At a point inside a call it is the status of the phase
         # the call came in (as the calls landing there left it): `phase` is that one.
-        return IDLE if self.phase in (IDLE, WAKING) else "running"
+        return IDLE if self.phase in IDLE_PHASES else "running"
 
     def notify_status(self, status: str) -> None:
         self.emit(("note", {"type": "agent/status", "status": status}))
@@ -68,8 +72,10 @@ class Agent:
         self.inbox.splice(NEXT_TURN if redirected else target, float("inf"), 0, [message])  # INPUT-1, INPUT-3
         if not wake:
             return
-        starts = self.point is not None and self.phase in (IDLE, WAKING)  # a driver, from inside a call
-        if self.phase == IDLE:  # INPUT-2: the driver is created here and runs in this call
+        starts = self.point is not None and self.phase in IDLE_PHASES  # a driver, from inside a call
+        if self.phase in (IDLE, REPLAYING):  # INPUT-2: the driver is created here and runs in this call
+            if self.loop is not None:  # at replaying the last driver is done: its replay would find
+                self.loop.close()  # this one running and do nothing
             self.loop = driver.drive(self)
             self.go_on(None, stop)
         elif self.phase == WAKING and stop != WAKING:  # the first send's driver has not started: this one
@@ -143,6 +149,10 @@ class Agent:
                 self.call = self.point = None
                 self.resume(stop)
             return
+        if self.phase == PROMPTING:
+            self.phase = driver.DECIDING
+            self.prompt_returned(stop)
+            return
         if self.phase not in HOPS:
             raise Refused("INPUT-4", f"the loop goes on by itself only from a hop, not while the agent is "
                                      f"{self.phase}")
@@ -150,14 +160,23 @@ class Agent:
 
     def resume(self, stop: str | None) -> None:
         """The outer call is done and the agent is back in the loop's phase.  A driver a call made at
-        its point started, still awaiting the system prompt, goes on at once in the same move
-        (loop-grain row 4, decisions G23): aborted by then (the outer cancel's end, or a cancel made
-        at the point), its turn ends aborted before any pre-step listener is called (CANCEL-3) and
-        the loop goes on as after any aborted end (to `stop` if it names `ending`); otherwise the
+        its point started awaits its system prompt (loop-grain row 4, decisions G23): the hop
+        `prompting`, where the move rests if `stop` names it, else it goes on at once."""
+        run = self.run
+        if run is None or not run.prompting or self.phase != driver.DECIDING:
+            return
+        if stop == PROMPTING:
+            self.phase = PROMPTING
+            return
+        self.prompt_returned(stop)
+
+    def prompt_returned(self, stop: str | None) -> None:
+        """The system prompt is there: aborted by then (the outer cancel's end, or a cancel made at a
+        point), the turn ends aborted before any pre-step listener is called (CANCEL-3) and the
+        loop goes on as after any aborted end (to `stop` if it names `ending`); otherwise the
         listeners are due and the agent rests at `deciding`, awaiting `decide` as usual."""
         run = self.run
-        if run is None or not run.prompting:
-            return
+        assert run is not None
         run.prompting = False
         if run.aborted:
             self.go_on(driver.PROMPT_ABORTED, stop)

@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 
 IDLE, DECIDING, STEPPING, STOPPING = "idle", "deciding", "stepping", "stopping"
 WAKING, STARTING, DECIDED, DECISION_RETURNED = "waking", "starting", "decided", "decision-returned"
-FAILING, CHAINING, ENDING = "failing", "chaining", "ending"
-HOPS = (WAKING, STARTING, DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING)  # the loop's (wire.py: all)
+FAILING, CHAINING, ENDING, REPLAYING = "failing", "chaining", "ending", "replaying"
+HOPS = (WAKING, STARTING, DECIDED, DECISION_RETURNED, FAILING, CHAINING, ENDING, REPLAYING)  # the loop's (wire.py: all)
 
 # What the driver yields (a point's name) and is sent (an answer at an await point, None at a hop).
 Loop = Generator[str, object, None]
@@ -83,9 +83,14 @@ def drive(agent: Agent) -> Loop:
             yield CHAINING
         yield ENDING  # the turn ended (or never started) and does not chain; not idle yet
         agent.notify_status(IDLE)
-        if not (agent.run.wake_latched and agent.inbox.pending()):
+        latched, agent.run = agent.run.wake_latched, None
+        if not latched:
             return  # CHAIN-2: the agent parks, idle
-        # CANCEL-4: a wake latched after the abort starts a new driver.
+        # CANCEL-4: the agent is idle and its status's listeners act (a waking send there starts a
+        # driver of its own, agent.py); then the latched wake starts a new driver if input is pending.
+        yield REPLAYING
+        if not agent.inbox.pending():
+            return
 
 
 def turn(agent: Agent) -> Generator[str, object, bool]:

@@ -187,7 +187,7 @@ def listener(raw: object, where: str) -> dict:
 # The hops (spec/loop-grain.md): where a command with "stop" leaves the loop, and where "advance"
 # goes on from.  The last two lie inside a clear or a cancel rather than in the loop (row 22).
 HOPS = ("decided", "decision-returned", "failing", "chaining", "ending", "starting", "waking",
-        "clearing", "canceling")
+        "prompting", "replaying", "clearing", "canceling")
 
 
 def hop(raw: object, where: str) -> str:

@@ -189,14 +189,25 @@ def enter_aborted(work: Work) -> bool:
 
 
 def latched(work: Work) -> bool:
-    """CANCEL-4: on its way to idle the driver replays a wake latched after an abort, if input is pending."""
+    """CANCEL-4: the driver goes idle with a wake latched after an abort, to replay once the idle
+    status's listeners have acted (loop-grain row 21)."""
     run = work.agent.running
-    return run is not None and run.wake_requested and work.agent.inbox.has_pending
+    return run is not None and run.wake_requested
 
 
 def park(work: Work) -> bool:
-    """CHAIN-2: nothing latched, or nothing pending: the agent goes idle."""
+    """CHAIN-2: nothing latched: the agent goes idle."""
     return not latched(work)
+
+
+def pending(work: Work) -> bool:
+    """CANCEL-4: the latched wake is replayed only if input is pending by then."""
+    return work.agent.inbox.has_pending
+
+
+def nothing_pending(work: Work) -> bool:
+    """CHAIN-2: nothing pending (the idle status's listeners cleared it, say): the agent stays idle."""
+    return not pending(work)
 
 
 # ---- a clear's points (spec/loop-grain.md row 22): a clear discards next-step, then next-turn ----
@@ -277,6 +288,8 @@ GUARDS: Mapping[str, Guard] = MappingProxyType({
     "enter-aborted": enter_aborted,
     "latched": latched,
     "park": park,
+    "pending": pending,
+    "nothing-pending": nothing_pending,
     "clear-splits": clear_splits,
     "clears-next-step": clears_next_step,
     "clears-next-turn": clears_next_turn,

@@ -58,9 +58,11 @@ from loopspec.loop.phases import (
     FAILING,
     HOPS,
     IDLE,
+    IDLE_PHASES,
     INPUTS,
     PHASES,
     PROMPTING,
+    REPLAYING,
     RESUME,
     RUNNING,
     STARTING,
@@ -168,10 +170,20 @@ TABLE: tuple[Row, ...] = (
     # The next turn checks for an abort before its turn/start: only a cancel landing here stops it.
     Row(CHAINING, AUTO, "not-aborted", ("turn-start", "claim-turn"), DECIDING, ("CHAIN-1", "TURN-1")),
     Row(CHAINING, AUTO, "aborted", (), ENDING, ("CHAIN-1", "CANCEL-3")),
-    # The driver goes idle, then replays a wake latched after an abort (a new driver), or parks.
-    Row(ENDING, AUTO, "latched", ("status-idle", "start-driver", "status-running"), STARTING,
-        ("CANCEL-4", "STATUS-1")),
+    # The driver goes idle; one that latched a wake after an abort replays it once the idle status's
+    # listeners have acted (the hop replaying, loop-grain row 21), if input is pending by then.
+    Row(ENDING, AUTO, "latched", ("status-idle",), REPLAYING, ("CANCEL-4", "STATUS-1")),
     Row(ENDING, AUTO, "park", ("status-idle",), IDLE, ("CHAIN-2", "STATUS-1")),
+    # At replaying the agent is idle: a call there is an idle one, and a waking send starts a driver
+    # itself (the replay then finds it running and does nothing).
+    *_edit_rows(REPLAYING),
+    Row(REPLAYING, "send", "always", ("insert",), REPLAYING, ("INPUT-1",)),
+    Row(REPLAYING, "send-wake", "always", ("insert",), WAKING, ("INPUT-1", "INPUT-2")),
+    *_cancel_splits(REPLAYING),
+    Row(REPLAYING, "cancel", "whole", ("clear-unless-keep",), REPLAYING, ("CANCEL-2",)),
+    Row(REPLAYING, "restart", "always", ("repair", "end-seed", "reload"), IDLE, ("REPAIR-2", "REPAIR-4")),
+    Row(REPLAYING, AUTO, "pending", ("start-driver", "status-running"), STARTING, ("CANCEL-4", "STATUS-1")),
+    Row(REPLAYING, AUTO, "nothing-pending", (), IDLE, ("CANCEL-4", "CHAIN-2")),
     # At waking the agent is idle: an edit, a send or a cancel is an idle one, and a waking send
     # starts the driver itself (the first send's wake then finds it running and does nothing).
     *_edit_rows(WAKING),
@@ -194,8 +206,9 @@ TABLE: tuple[Row, ...] = (
     Row(CLEARING, AUTO, "cancel-ends", ("end-cancel",), RESUME, ("CANCEL-1",)),
     Row(CLEARING, AUTO, "clear-ends", ("clear:next-turn",), RESUME, ("SPLICE-8",)),
     Row(CANCELING, AUTO, "always", ("end-cancel",), RESUME, ("CANCEL-1",)),
-    # A driver started by a call made at such a point returned to it at the prompt's wait (row 4):
-    # the pre-step checks for an abort before it calls any listener (the outer cancel's, say).
+    # A driver started by a call made at such a point awaits its system prompt when the outer call
+    # returns (the hop prompting, row 4): the pre-step checks for an abort before it calls any
+    # listener (the outer cancel's, or one the caller made there).
     Row(PROMPTING, AUTO, "aborted", ("end-turn:aborted",), TURN_ENDED, ("CANCEL-3",)),
     Row(PROMPTING, AUTO, "not-aborted", ("call-pre-step",), DECIDING, ("DECIDE-1",)),
 )
@@ -311,29 +324,31 @@ def _fire(work: Work, input_name: str, fine: bool = False, stop: str | None = No
         call = work.agent.call
         if row.next == RESUME:  # the call is done: back in the phase it came in, where the move rests,
             assert call is not None  # unless a call made inside it started a driver, which goes on
-            running = None if call.phase == IDLE else work.agent.running
+            running = None if call.phase in IDLE_PHASES else work.agent.running
             goes_on = running is not None and running.prompting and call.phase == DECIDING
             work.agent = attrs.evolve(work.agent, phase=PROMPTING if goes_on else call.phase, running=running,
                                       call=None)
             if not goes_on:
                 return
-            work.reset_answers()
-            phase, input_name = PROMPTING, AUTO
-            continue
-        # An idle agent has no running turn: the driver's phase is gone with it.
-        running = None if row.next == IDLE else work.agent.running
-        work.agent = attrs.evolve(work.agent, phase=row.next, running=running)
-        if row.next in HOPS:
+            # The call has returned and the driver it started awaits the system prompt: the hop
+            # `prompting`, where the caller's next call lands before the turn goes on (row 4).
+            next_phase = PROMPTING
+        else:
+            # An idle agent has no running turn: the driver's phase is gone with it.
+            running = None if row.next in IDLE_PHASES else work.agent.running
+            work.agent = attrs.evolve(work.agent, phase=row.next, running=running)
+            next_phase = row.next
+        if next_phase in HOPS:
             # A call that lands at a hop leaves the loop there: it goes on by itself (advance).
-            if fine or (row.phase == row.next and not work.goes_on) or row.next == stop:
+            if fine or (row.phase == next_phase and not work.goes_on) or next_phase == stop:
                 return
             work.goes_on = False
             work.hops.append((len(work.trace), work.agent))
-        elif row.next not in CHOICES:
+        elif next_phase not in CHOICES:
             return
         else:
             work.reset_answers()
-        phase, input_name = row.next, AUTO
+        phase, input_name = next_phase, AUTO
 
 
 def perform_actions(work: Work, actions: Actions) -> str | None:

@@ -3,10 +3,12 @@
 Phases are the loop's await points: ``idle``; ``deciding`` (the pre-step waterfall is pending);
 ``stepping`` (a step is open, its model call pending); ``stopping`` (``agent/turn-stopping``
 pending).  ``boundary`` and ``turn-ended`` are choice points the loop passes through within one
-command (input ``auto``).  The hops (``decided``, ``decision-returned``, ``chaining``,
-``ending``) are points the loop passes on its own, a few microtasks after an await point's answer
-or a turn's end, where a public call can still land (spec/loop-grain.md rows 6, 19, 20): a command
-runs through them (input ``auto``) unless it is asked to stop at the first (``fine``), and
+command (input ``auto``).  The hops (``decided``, ``decision-returned``, ``failing``,
+``chaining``, ``ending``, ``replaying``, ``starting``, ``waking``, ``prompting``) are points the loop passes on
+its own, a few microtasks after an await point's answer, a notification or a turn's end, where a
+public call can still land (spec/loop-grain.md rows 1, 2, 4, 6, 18, 19, 20, 21); ``clearing`` and
+``canceling`` lie inside a clear or a cancel (row 22).  A command runs through them (input
+``auto``) unless it is asked to stop at one (``fine``, ``stop``), and
 :func:`loopspec.loop.lifecycle.advance` goes on from one.  The table itself and its driver are
 :mod:`loopspec.loop.lifecycle`; these names live apart so that the agent's state
 (:mod:`loopspec.loop.state`) can name its phase without importing the driver that steps it.
@@ -33,6 +35,7 @@ from loopspec.loop.phase_names import IDLE_PHASES as IDLE_PHASES
 from loopspec.loop.phase_names import LOOP_HOPS as LOOP_HOPS
 from loopspec.loop.phase_names import PHASES as PHASES
 from loopspec.loop.phase_names import PROMPTING as PROMPTING
+from loopspec.loop.phase_names import REPLAYING as REPLAYING
 from loopspec.loop.phase_names import RESUME as RESUME
 from loopspec.loop.phase_names import RUNNING as RUNNING
 from loopspec.loop.phase_names import STARTING as STARTING

@@ -39,7 +39,8 @@ class RunningTurn:
     * ``failure`` — at the hop after ``agent/error``, the failure its ``turn/end error`` carries
       (spec/loop-grain.md row 18);
     * ``prompting`` — the driver was started by a call made inside another call (a point of row
-      22) and awaits the system prompt: its pre-step listeners are not called yet (row 4).
+      22) and awaits the system prompt: its pre-step listeners are not called yet (row 4); once
+      that call has returned the loop stands at the hop ``prompting`` (decisions G25).
     """
 
     turn: int

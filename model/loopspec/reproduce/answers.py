@@ -12,7 +12,11 @@ them back as model commands:
   that error's message and code.  A tool step directly followed by a normal ``turn/end``
   (``completed`` or ``max-tokens``) had a tool conclude the turn, and so had one after which the
   live stream calls the turn-stopping listeners (they may steer the turn on); one followed by
-  ``blocked`` went on to the next boundary, whose pre-step rejected.  An aborted turn's step ends the turn
+  ``blocked`` went on to the next boundary, whose pre-step rejected.  A tool step that finished
+  normally and is directly followed by an ``error`` end had a tool's deferred context refused
+  (RESULT-2, SPLICE-3): the log keeps nothing of that message, so the model is asked which pending
+  message, deferred again, fails the step with exactly the recorded error
+  (:func:`with_refused_context`).  An aborted turn's step ends the turn
   ``aborted`` whatever it returned (CANCEL-3), so its events are not read;
 * **turn stopping** (RESULT-4) — the listeners threw when the next lifecycle event is an
   ``error`` ``turn/end``; what they inserted shows as edits outside any call (below);
@@ -28,13 +32,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
+from loopspec.data.errors import CommandRefused
 from loopspec.data.json_value import Frozen, JsonObject
+from loopspec.data.messages import UserMessage
 from loopspec.log.events import InboxSpliced, SessionEvent
 from loopspec.log.kinds import SPLICED, STEP_END, STEP_START, TURN_END, TURN_START
 from loopspec.log.step_summary import summarize
 from loopspec.loop import commands as cmd
+from loopspec.loop import lifecycle
 from loopspec.loop import records as rec
-from loopspec.loop.state import RunningTurn
+from loopspec.loop.state import Agent, RunningTurn
 
 NORMAL_FINISHES = {"stop": "stop", "max-tokens": "max-tokens", "tool-calls": "tool-calls"}
 _LIFECYCLE = frozenset({TURN_START, TURN_END, STEP_START})
@@ -48,14 +57,23 @@ def _get(data: Frozen, key: str) -> Frozen:
     return data.get(key) if isinstance(data, JsonObject) else None
 
 
-def _after_step_end(events: Sequence[SessionEvent], turn: int, step: int) -> SessionEvent | None:
-    """The first lifecycle event (or claim) after the ``step/end`` of ``turn.step``, if the log has it."""
+def _after_step_end(events: Sequence[SessionEvent], turn: int, step: int, claims: bool = True
+                    ) -> SessionEvent | None:
+    """The first lifecycle event (or, with ``claims``, claim) after the ``step/end`` of ``turn.step``,
+    if the log has it."""
     ends = [e.seq for e in events if e.type == STEP_END and (_get(e.data, "turn"), _get(e.data, "step")) ==
             (turn, step)]
     for event in events[ends[0] + 1:] if ends else ():
-        if event.type in _LIFECYCLE or (event.type == SPLICED and InboxSpliced.from_data(event.data).is_claim):
+        if event.type in _LIFECYCLE or (claims and event.type == SPLICED and
+                                        InboxSpliced.from_data(event.data).is_claim):
             return event
     return None
+
+
+def _normal_end(event: SessionEvent | None) -> bool:
+    """``event`` is a ``turn/end`` that a step's own end set (``completed``, or a sticky ``max-tokens``)."""
+    return event is not None and event.type == TURN_END and (
+        rec.reason_kind(_get(event.data, "reason")) in (rec.COMPLETED, rec.MAX_TOKENS))
 
 
 def error_end(event: SessionEvent | None) -> tuple[str, str] | None:
@@ -89,14 +107,47 @@ def step_result(events: Sequence[SessionEvent], run: RunningTurn, stopping_next:
     if inside.calls_tools or finish == "tool-calls":
         # A concluding tool sets the turn's end, so only a normal end (completed, or max-tokens
         # when sticky, RESULT-1) right after the step shows it; a blocked one is the next
-        # boundary's pre-step rejecting (DECIDE-5), which concluded nothing.
-        concluded = stopping_next or (after is not None and after.type == TURN_END and (
-            rec.reason_kind(_get(after.data, "reason")) in (rec.COMPLETED, rec.MAX_TOKENS)))
+        # boundary's pre-step rejecting (DECIDE-5), which concluded nothing.  With input waiting
+        # in next-step the turn goes on to claim it, and the end it set shows only if the next
+        # pre-step then enters nothing: the turn ends there, a normal end with no step/start
+        # between (DECIDE-6), where an end not set would open an empty step.
+        concluded = stopping_next or _normal_end(after) or (
+            after is not None and after.type == SPLICED and _normal_end(
+                _after_step_end(events, run.turn, run.step, claims=False)))
         return cmd.ToolCalls(conclude=concluded)
     if finish in ("stop", "max-tokens"):
         return cmd.STEP_RESULTS[finish]()
     said = f"its finish reason is {finish!r}" if finish else "it has no finish chunk and no tool call"
     raise CannotTell(f"cannot tell how step {run.turn}.{run.step} ended: {said}, and no error turn/end follows")
+
+
+def with_refused_context(events: Sequence[SessionEvent], agent: Agent, result: cmd.StepResult,
+                         stopping_next: bool = False) -> cmd.StepResult:
+    """``result``, or for a tool step whose ``step/end`` is followed by an ``error`` end, the same
+    answer deferring the one pending message whose refusal the model words as that error; not when
+    the live stream calls the turn-stopping listeners next (``stopping_next``): the step then set
+    the turn's end, and the error is theirs.
+
+    The log shows a tool's accepted context (its splices) but not a refused one: the real tool
+    phase throws at the refused message, after its ``step/end``, and the turn ends ``error``
+    (RESULT-2, SPLICE-3).  Trying each pending id through the model finds the message without
+    reading the error's text; none matching leaves ``result`` as it was, and the recorded error
+    is then a difference."""
+    run = agent.running
+    if not isinstance(result, cmd.ToolCalls) or result.context or run is None or stopping_next:
+        return result
+    failure = error_end(_after_step_end(events, run.turn, run.step))
+    if failure is None:
+        return result
+    for mid in agent.inbox.ids():
+        candidate = attrs.evolve(result, context=(UserMessage.create(mid.value),))
+        try:
+            moved = lifecycle.step(agent, candidate)
+        except CommandRefused:
+            continue
+        if any(isinstance(item, SessionEvent) and error_end(item) == failure for item in moved.trace):
+            return candidate
+    return result
 
 
 def turn_stopping(events: Sequence[SessionEvent], position: int) -> cmd.TurnStopping:

@@ -27,9 +27,8 @@ from typing import NoReturn
 import attrs
 
 from loopspec.data.errors import CommandRefused
-from loopspec.data.json_value import JsonObject, Thawed, thaw
+from loopspec.data.json_value import Thawed, thaw
 from loopspec.data.messages import Messages, UserMessage
-from loopspec.log.end_reasons import ABORTED
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import (
     INSERTED,
@@ -41,9 +40,9 @@ from loopspec.log.kinds import (
 )
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
-from loopspec.loop.phases import DECIDING, HOPS, RUNNING, STEPPING, STOPPING
+from loopspec.loop.phases import DECIDING, HOPS, PROMPTING, RUNNING, STEPPING, STOPPING
 from loopspec.loop.state import Agent, AgentTransition
-from loopspec.reproduce import answers
+from loopspec.reproduce import answers, landing
 from loopspec.reproduce import records as r
 from loopspec.reproduce.calls import CALLS
 from loopspec.reproduce.compare import (
@@ -116,23 +115,19 @@ class Engine:
         self.last = transition
         return transition
 
-    def go_on(self) -> None:
-        """The model rests at a hop and the recording shows the loop's next output: it went on by itself."""
-        self._took(lifecycle.advance(self.agent))
+    def go_on(self, stop: str | None = None) -> None:
+        """The model rests at a hop and the recording shows the loop's next output: it went on by
+        itself (as far as the hop ``stop`` if it passes one)."""
+        self._took(lifecycle.advance(self.agent, stop=stop))
 
-    def landed_at_a_hop(self, notes_between: bool = False, only_inside_a_call: bool = False) -> bool:
+    def landed_at_a_hop(self, notes_between: bool = False, after_note: str | None = None) -> bool:
         """A call or an observation comes while the model still owes output of its last transition:
-        if the loop passed a hop exactly where the recording stands, the call landed there
-        (spec/loop-grain.md; decisions G17).  The model goes back to that hop, the output after it is
-        not owed any more (the loop goes on after the call, :meth:`go_on`), and True.
-
-        With ``notes_between`` (a notification listener's call) the hop may come later, when the model
-        emitted only notifications in between: the real emit delivers those after the listener
-        returns (the later discards of a clear's list, loop-grain row 22), so they stay owed.  With
-        ``only_inside_a_call`` only a point inside a call will do: what its call still owes (a
-        cancel's abort) writes nothing, yet decides what the call landing there does."""
-        found = self._hop_here(notes_between, at_the_end=only_inside_a_call)
-        if found is None or (only_inside_a_call and found[0].call is None):
+        if the loop passed a hop where the recording stands (:func:`~.landing.hop_at`), the call
+        landed there (spec/loop-grain.md; decisions G17).  The model goes back to that hop, the
+        output after it is not owed any more (the loop goes on after the call, :meth:`go_on`), and
+        True."""
+        found = landing.hop_at(self.last, self.pending, self.rec.events[self.position:], notes_between, after_note)
+        if found is None:
             return False
         self.agent, still_owed = found
         if self.agent.call is not None and self.calls:  # a point inside the innermost open call
@@ -145,34 +140,8 @@ class Engine:
     def hop_here(self) -> Agent | None:
         """The agent at the hop the last transition passed exactly where the recording stands (all
         that is pending was emitted after it), or None."""
-        found = self._hop_here(False)
+        found = landing.hop_at(self.last, self.pending, self.rec.events[self.position:])
         return None if found is None else found[0]
-
-    def _hop_here(self, notes_between: bool, at_the_end: bool = False) -> tuple[Agent, tuple[Output, ...]] | None:
-        """With ``at_the_end`` the hop may lie after all the transition emitted (a cancel's abort,
-        which writes nothing, is all that follows its last discard)."""
-        tr, owed = self.last, len(self.pending)
-        if tr is None or not (owed or at_the_end) or owed > len(tr.trace) or any(
-                a is not b for a, b in zip(self.pending, tr.trace[len(tr.trace) - owed:], strict=True)):
-            return None
-        shown = len(tr.trace) - owed
-        hops = [agent for at, agent in tr.hops if at == shown]
-        if hops:
-            # Two hops with nothing emitted between (the waterfall settled; the pre-step returned)
-            # differ only for a reject or an empty entry and a cancel landing there: the recorded
-            # end says which.
-            return (hops[0] if len(hops) > 1 and self._aborted_end_next() else hops[-1]), ()
-        later = next(((at, agent) for at, agent in tr.hops if at > shown), None) if notes_between else None
-        if later is None or any(isinstance(item, SessionEvent) for item in tr.trace[shown:later[0]]):
-            return None
-        return later[1], tuple(tr.trace[shown:later[0]])
-
-    def _aborted_end_next(self) -> bool:
-        for event in self.rec.events[self.position:]:
-            if event.type == TURN_END:
-                reason = event.data.get("reason") if isinstance(event.data, JsonObject) else None
-                return isinstance(reason, JsonObject) and reason.get("kind") == ABORTED
-        return False
 
     def answer(self, command: cmd.Command) -> None:
         """Apply an await point's answer; the table refusing it is a difference (INPUT-4)."""
@@ -245,7 +214,9 @@ class Engine:
             if isinstance(record, r.Marker) and record.type not in MODEL_WRITTEN:
                 return
             if phase == STEPPING and run is not None:
-                self.answer(answers.step_result(() if self.dead else self.rec.events, run, self._stopping_next()))
+                events, stopping_next = () if self.dead else self.rec.events, self._stopping_next()
+                result = answers.step_result(events, run, stopping_next)
+                self.answer(answers.with_refused_context(events, self.agent, result, stopping_next))
             elif phase == STOPPING and TURN_STOPPING not in self.windows:  # else its records answer it
                 self.answer(answers.turn_stopping(() if self.dead else self.rec.events, self.position))
             elif phase == DECIDING and run is not None and run.aborted is not None and PRE_STEP_HOOK not in \
@@ -331,8 +302,14 @@ def _thawed(end: r.OpEnd) -> Thawed:
 
 def on_end(engine: Engine, end: r.OpEnd) -> None:
     call = engine.calls.pop()
-    if call.interrupted and engine.agent.call is not None and not engine.pending:
-        engine.go_on()  # the call's rest after the calls that landed inside it, before it returns
+    if call.interrupted:
+        # The call's rest runs after the calls that landed inside it, before it returns; a driver
+        # one of them started goes on only after the return, from the hop prompting (also when the
+        # rest ran already, the recording showing some of it before the op-end).
+        if engine.agent.call is not None and not engine.pending:
+            engine.go_on(stop=PROMPTING)
+        elif engine.pending:
+            engine.landed_at_a_hop()
     engine.check_quiet(f"the call {end.label!r} returned")
     compare_end(engine, end, call)
 

@@ -35,8 +35,13 @@ def _cause(engine: Engine) -> str:
 def on_notified_begin(engine: Engine, begin: r.OpBegin) -> None:
     """The call is the next command, provided the model has written all of its cause's events."""
     durable = next((item for item in engine.pending if isinstance(item, SessionEvent)), None)
-    if engine.landed_at_a_hop(notes_between=True, only_inside_a_call=durable is None):
+    if engine.landed_at_a_hop(notes_between=True, after_note=begin.within if durable is None else None):
         durable = None  # the notification came right before a hop of the loop's own, and the call landed there
+    if durable is not None and len(engine.calls) >= 2 and engine.calls[-2].interrupted:
+        engine.unusable(
+            f"the {begin.within} listener's call {begin.label!r} is made inside {_cause(engine)}, itself made at a "
+            "point inside another call: the model runs a call made at such a point whole, with no point of its own "
+            "(decisions G23, not modelled)")
     if durable is not None:
         engine.unusable(
             f"the {begin.within} listener's call {begin.label!r} is made before {_cause(engine)} has written "

@@ -82,7 +82,11 @@ def recorded_decision(engine: Engine, record: r.PreStepDecided, aborting: bool =
         elif mid in claimed:
             entered.append(claimed[mid])
         else:
-            engine.unusable(f"the decision enters {mid!r}, which is neither claimed nor in a later user/message")
+            # A listener's own message that no event ever carries: the step never entered it (a
+            # cancel landed after the decision, at the hop decision-returned), so its body is never
+            # observed and any body gives the same run.  Should the model enter it after all, its
+            # user/message is a difference the recording's log shows.
+            entered.append(UserMessage.create(mid))
     return None if tuple(entered) == tuple(batch) else Enter(tuple(entered))
 
 

@@ -31,7 +31,7 @@ import attrs
 from loopspec.check.live_shape import NOTIFYING
 from loopspec.data.json_value import Thawed
 from loopspec.log.events import SessionEvent
-from loopspec.log.kinds import END_SEED
+from loopspec.log.kinds import END_SEED, MODEL_WRITTEN, SPLICED, TOOL_RESULT
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.actions import DISPOSED_CAUSE
@@ -103,6 +103,20 @@ def _goes_on_first(engine: Engine) -> bool:
     return bool(engine.pending) and at < len(records) and _shows(records[at], engine.pending[0])
 
 
+def _loop_first(engine: Engine, record: r.LiveRecord) -> bool:
+    """A graceful shutdown's cancel reaches the agent a few microtasks after its note, and the record
+    shows the loop going on until then: an event of the model call's stream or tool traffic (an
+    ``assistant/chunk``, a ``request/*``), which the loop passes through; or, at an await point
+    with input pending, an event other than a splice (the cancel's clear would write its splice
+    first), which the log's answer to that await point writes (a tool step's ``step/end``)."""
+    if not isinstance(record, r.Marker) or engine.pending:
+        return False
+    if record.type not in MODEL_WRITTEN:
+        return True
+    agent = engine.agent
+    return record.type != SPLICED and agent.phase in AWAIT_POINTS and agent.inbox.has_pending
+
+
 def _shows(record: r.LiveRecord, item: Output) -> bool:
     """The record is the owed output ``item`` (a marker of the event, or a notice of its type)."""
     if isinstance(record, r.Marker):
@@ -120,6 +134,8 @@ def restart(engine: Engine) -> None:
         engine.check_quiet("the next process loaded the log")
         start = boundary.stored
     else:
+        if not boundary.shut_down:  # the loop went on until the recording ended; the teardown's
+            shut_down(engine)  # cancel came all the same, unheard
         start = _persisted(engine)
     engine.boundary, engine.dead = None, False
     transition = lifecycle.step(start, cmd.Restart())
@@ -135,16 +151,27 @@ def restart(engine: Engine) -> None:
 
 
 def _drained(engine: Engine) -> None:
-    """A graceful teardown cancels, then waits for the loop to go idle (G15): an await point the loop
-    still stood at was answered before the next process began, and the recorded log holds what
-    it wrote (a stream that failed after the cancel ends its turn aborted).  The model answers it
-    from the log as it would at a marker of that event; what it writes then is unheard output."""
+    """A graceful teardown cancels, then waits for the loop to go idle (G15): a hop the loop stood at
+    was passed, and an await point it still stood at was answered before the next process began,
+    and the recorded log holds what it wrote (a stream that failed after the cancel ends its turn
+    aborted).  The model answers it
+    from the log as it would at a marker of that event; what it writes then is unheard output.
+    Events the loop passes through come first, as at their markers (the aborted stream's
+    ``assistant/message`` with ``interrupted``, written before its ``step/end``)."""
     events, records = engine.rec.events, engine.rec.records
     line = records[min(engine.index, len(records) - 1)].line if records else 0
-    while not engine.pending and engine.agent.phase in AWAIT_POINTS and engine.position < len(events):
+    while not engine.pending and engine.position < len(events):
         event, agent = events[engine.position], engine.agent
         if event.type == END_SEED:
             return
+        if agent.phase in HOPS:  # the loop goes on by itself from a hop the teardown's cancel landed at
+            engine.go_on()
+            continue
+        if agent.phase not in AWAIT_POINTS:
+            return
+        if event.type not in MODEL_WRITTEN and event.type != TOOL_RESULT:  # crash repair writes those too
+            engine.agent = attrs.evolve(agent, log=agent.log.append_events((event,)))
+            continue
         engine.prepare(r.Marker(line, event.seq, event.type))
         if engine.agent is agent:
             return
@@ -173,7 +200,9 @@ def _persisted(engine: Engine) -> Agent:
 def on_note(engine: Engine, note: r.Note) -> None:
     if engine.boundary is not None:
         restart(engine)
-    deferred = note.crash is False and _goes_on_first(engine)
+    records, at = engine.rec.records, engine.index + 1
+    deferred = note.crash is False and (_goes_on_first(engine) or (at < len(records) and
+                                                                    _loop_first(engine, records[at])))
     observe(engine, note, deferred=deferred)
     if note.crash is None:
         return
@@ -199,6 +228,8 @@ def before_record(engine: Engine, record: r.LiveRecord) -> None:
     boundary = engine.boundary
     if not isinstance(boundary, Boundary) or boundary.shut_down or isinstance(record, r.Note):
         return
+    if not boundary.crash and _loop_first(engine, record):
+        return  # the loop went on before the teardown's cancel reached the agent
     if boundary.crash or not engine.pending or (not _shows(record, engine.pending[0]) and engine.landed_at_a_hop()):
         shut_down(engine)
 

@@ -23,6 +23,8 @@ from loopspec.loop.phase_names import (
     DECISION_RETURNED,
     ENDING,
     FAILING,
+    PROMPTING,
+    REPLAYING,
     STARTING,
     WAKING,
 )
@@ -50,6 +52,14 @@ from loopspec.vectors.rule_cases.common import (
 )
 
 GO_ON = Advance()
+# A clear stopped between its lists, a follow-up there starting a driver, and the clear's rest: the
+# driver awaits its system prompt once the clear has returned (the hop prompting, loop-grain row 4).
+_PROMPTING = (cmd.Append(InboxTarget.NEXT_STEP, m("a")), Stopping(cmd.Clear(), CLEARING), cmd.followup(m("b")),
+              Advance(PROMPTING))
+# A wake latched after an abort (a keepInbox cancel, then a follow-up), and the aborted end: the
+# driver has gone idle and its idle status's listeners act before it replays the wake (the hop
+# replaying, loop-grain row 21).
+_REPLAYING = (cmd.followup(m("a")), cmd.Cancel(keep_inbox=True), cmd.followup(m("b")), Stopping(ENTER, REPLAYING))
 
 CASES: tuple[CaseSpec, ...] = (
     case("hops/advance/input-4-advance-outside-a-hop", ("INPUT-4",),
@@ -201,6 +211,94 @@ CASES: tuple[CaseSpec, ...] = (
          all_of(event_types(1, SPL), note_types(1, DIS), final("phase", "idle"), event_types(2, SPL, TS, SPL),
                 event_types(3, TE), event_data(3, 0, "reason", USER_ABORT), note_types(3, STAT),
                 refused(4, "INPUT-4"), final("lastTurn", 1))),
+    # ---- the hop prompting: the outer call returned, the driver it saw start awaits its prompt ----
+    case("hops/steer/cancel-4-steer-at-prompting-after-the-cancel", ("CANCEL-4", "CANCEL-3"),
+         "Once the cancel has returned, the driver its listener's follow-up started still awaits its system "
+         "prompt: a steer made there finds that driver aborted, joins next-turn and latches a wake; the turn "
+         "then ends aborted with no pre-step called, and the latched wake starts the next one.",
+         (cmd.Append(InboxTarget.NEXT_TURN, m("a")), Stopping(cmd.Cancel(), CANCELING), cmd.followup(m("b")),
+          Advance(PROMPTING), cmd.steer(m("c")), GO_ON),
+         all_of(event_types(3), note_types(3), final("phase", "deciding"), event_data(4, 0, "target", "next-turn"),
+                event_types(5, TE, TS, SPL), event_data(5, 0, "reason", USER_ABORT),
+                note_types(5, STAT, STAT, CLM), final("lastTurn", 2))),
+    case("hops/cancel/cancel-3-cancel-at-prompting-ends-the-turn-unasked", ("CANCEL-3", "DECIDE-1"),
+         "A cancel with nothing to clear, made once the clear has returned and while the driver its follow-up "
+         "started awaits its system prompt: the turn ends aborted and no pre-step is asked for a decision.",
+         (*_PROMPTING, cmd.Cancel(), GO_ON, ENTER),
+         all_of(event_types(4), note_types(4), event_types(5, TE), event_data(5, 0, "reason", USER_ABORT),
+                note_types(5, STAT), refused(6, "INPUT-4"), final("phase", "idle"))),
+    case("hops/cancel/cancel-1-cancel-at-prompting-after-a-clear", ("CANCEL-1", "CANCEL-3"),
+         "A follow-up made between a clear's lists starts a driver that awaits its system prompt when the "
+         "clear returns; a cancel there stops after next-turn's discards like anywhere else, and its abort "
+         "ends the turn before any pre-step listener is called.",
+         (*_PROMPTING, cmd.Append(InboxTarget.NEXT_TURN, m("c")), Stopping(cmd.Cancel(), CANCELING), GO_ON, GO_ON,
+          ENTER),
+         all_of(event_types(3), note_types(3), event_types(5, SPL), note_types(5, DIS), event_types(6),
+                event_types(7, TE), event_data(7, 0, "reason", USER_ABORT), note_types(7, STAT),
+                refused(8, "INPUT-4"), final("phase", "idle"), final("lastTurn", 1))),
+    case("hops/cancel/cancel-1-cancel-of-next-step-at-prompting", ("CANCEL-1", "CANCEL-3"),
+         "At the hop prompting a steer joins next-step (the driver is not aborted); a cancel there stops after "
+         "next-step's discards, then aborts, and the turn ends aborted with no pre-step called.",
+         (*_PROMPTING, cmd.steer(m("c")), Stopping(cmd.Cancel(), CLEARING), GO_ON, GO_ON),
+         all_of(event_data(4, 0, "target", "next-step"), event_types(5, SPL), note_types(5, DIS), event_types(6),
+                event_types(7, TE), event_data(7, 0, "reason", USER_ABORT), final("phase", "idle"))),
+    case("hops/clear/decide-1-prompting-goes-on-to-the-pre-step", ("DECIDE-1", "SPLICE-8"),
+         "At the hop prompting a clear stops between its lists like anywhere else; not aborted, the driver then "
+         "goes on from its system prompt to the pre-step, whose decision enters the claimed follow-up.",
+         (*_PROMPTING, cmd.steer(m("c")), Stopping(cmd.Clear(), CLEARING), GO_ON, GO_ON, ENTER),
+         all_of(event_types(5, SPL), note_types(5, DIS), event_types(6), event_types(7), note_types(7),
+                event_types(8, SS, UM), final("phase", "stepping"), final("lastTurn", 1))),
+    case("hops/restart/repair-1-crash-at-prompting", ("REPAIR-1", "REPAIR-4"),
+         "A crash while the driver a follow-up started inside a clear awaits its system prompt: the new process "
+         "closes the open turn interrupted, and the claimed follow-up is not pending any more.",
+         (*_PROMPTING, cmd.Restart()),
+         all_of(event_types(4, TE, SEED), event_data(4, 0, "reason", {"kind": "interrupted"}), note_types(4),
+                final("inbox", {"next-turn": [], "next-step": []}), final("phase", "idle"), final("lastTurn", 1))),
+    # ---- the hop replaying: a latched wake's driver went idle, its status's listeners act ----
+    case("hops/cancel/cancel-4-a-cancel-at-replaying-leaves-nothing-to-replay", ("CANCEL-4", "CANCEL-1"),
+         "A listener of the idle status of a driver that latched a wake cancels: the agent is idle, so the "
+         "cancel only clears, and the latched wake then finds nothing pending and starts no driver.",
+         (*_REPLAYING, cmd.Cancel(), GO_ON),
+         all_of(event_types(3, TE), note_types(3, STAT), event_types(4, SPL), note_types(4, DIS), event_types(5),
+                note_types(5), final("phase", "idle"), final("lastTurn", 1))),
+    case("hops/followup/input-2-followup-at-replaying-starts-its-own-driver", ("INPUT-2", "CANCEL-4"),
+         "A follow-up made while a driver that latched a wake has gone idle starts a driver itself, which "
+         "claims the latched input first; the replay then finds it running and does nothing.",
+         (*_REPLAYING, cmd.followup(m("c")), GO_ON),
+         all_of(event_types(4, SPL, TS, SPL), note_types(4, INS, STAT, CLM), event_data(4, 2, "removedCount", 1),
+                refused(5, "INPUT-4"), final("inbox", {"next-turn": ["c"], "next-step": []}),
+                final("phase", "deciding"), final("lastTurn", 2))),
+    case("hops/inject/cancel-4-the-replay-reads-what-is-pending-by-then", ("CANCEL-4", "INPUT-1"),
+         "The latched wake is replayed only if input is pending once the idle status's listeners are done: "
+         "one cleared the latched input and injected another, and the replayed driver's turn claims that one.",
+         (*_REPLAYING, cmd.Clear(), cmd.inject(m("c")), GO_ON),
+         all_of(event_types(4, SPL), event_types(5, SPL), event_types(6, TS, SPL), note_types(6, STAT, CLM),
+                event_data(6, 1, "target", "next-step"), final("inbox", {"next-turn": [], "next-step": []}),
+                final("phase", "deciding"), final("lastTurn", 2))),
+    case("hops/cancel/cancel-4-keep-inbox-cancel-at-replaying-changes-nothing", ("CANCEL-2", "CANCEL-4"),
+         "A keepInbox cancel at the idle status of a latched driver has nothing to abort and disarms nothing: "
+         "the latch was read before the driver went idle, and it replays.",
+         (*_REPLAYING, cmd.Cancel(keep_inbox=True), GO_ON),
+         all_of(event_types(4), note_types(4), event_types(5, TS, SPL), note_types(5, STAT, CLM),
+                final("phase", "deciding"), final("lastTurn", 2))),
+    case("hops/clear/splice-8-clear-inside-at-replaying", ("SPLICE-8", "CANCEL-4"),
+         "At the idle status of a latched driver a clear stops between its lists like anywhere else; once it "
+         "is done nothing is pending and the wake is not replayed.",
+         (*_REPLAYING, cmd.inject(m("c")), Stopping(cmd.Clear(), CLEARING), GO_ON, GO_ON),
+         all_of(event_types(5, SPL), note_types(5, DIS), event_types(6, SPL), note_types(6, DIS), event_types(7),
+                final("phase", "idle"), final("inbox", {"next-turn": [], "next-step": []}))),
+    case("hops/cancel/cancel-1-cancel-of-next-step-at-replaying", ("CANCEL-1", "CANCEL-4"),
+         "At the idle status of a latched driver a cancel stops after next-step's discards, then clears "
+         "next-turn; there is no driver to abort, and nothing is left to replay.",
+         (*_REPLAYING, cmd.inject(m("c")), Stopping(cmd.Cancel(), CLEARING), GO_ON, GO_ON),
+         all_of(event_types(5, SPL), event_types(6, SPL), event_types(7), final("phase", "idle"),
+                final("lastTurn", 1))),
+    case("hops/restart/repair-4-crash-at-replaying", ("REPAIR-4", "CANCEL-4"),
+         "A crash between a latched driver's idle status and its replay: the log is balanced, so the new "
+         "process writes only its seed end, starts idle and replays nothing; the input stays pending.",
+         (*_REPLAYING, cmd.Restart()),
+         all_of(event_types(4, SEED), note_types(4), final("inbox", {"next-turn": ["b"], "next-step": []}),
+                final("phase", "idle"))),
     case("hops/clear/input-4-a-call-inside-a-call-runs-whole", ("INPUT-4", "SPLICE-8"),
          "A clear made between another clear's lists runs whole, though it asks to stop there too: the model "
          "has no point inside a call made at such a point.",

@@ -1,0 +1,80 @@
+"""Fresh random lifecycles of the published packages that ``reproduce`` once could not follow (issue 39).
+
+Each recording is one seed of ``conformance/random_lifecycles.py`` (seeds 400000-403999), renamed for
+what it shows and kept under ``tests/reproduce/recordings``:
+
+* the hop ``prompting`` (decisions G25): ``cancel_returns_before_the_driver_it_saw_start_goes_on``;
+* the hop ``replaying`` (G26): ``status_idle_listener_steers_before_the_replay``,
+  ``status_idle_listener_cancels_the_replay``;
+* what the log says (G27): ``tool_context_refused_as_already_pending``,
+  ``concluding_tool_then_an_empty_entry``, ``rewrite_never_entered_after_a_cancel``;
+* where a graceful teardown's cancel lands (G27): ``stream_writes_on_after_a_graceful_note``,
+  ``step_ends_after_a_graceful_note``, ``teardown_writes_an_interrupted_message``,
+  ``teardown_that_no_record_shows``, ``teardown_lands_after_the_decision_returned``.
+
+Each must reproduce and pass ``check --live``.  Where a reading could turn a real difference into a
+pass, a changed copy must still be a difference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reproduce.recording_copies import (
+    REAL_RUNS,
+    Rows,
+    assert_different,
+    assert_reproduces_and_checks,
+    changed_copy,
+    row_index,
+)
+
+FRESH = (
+    "cancel_returns_before_the_driver_it_saw_start_goes_on",
+    "status_idle_listener_steers_before_the_replay",
+    "status_idle_listener_cancels_the_replay",
+    "tool_context_refused_as_already_pending",
+    "concluding_tool_then_an_empty_entry",
+    "rewrite_never_entered_after_a_cancel",
+    "stream_writes_on_after_a_graceful_note",
+    "step_ends_after_a_graceful_note",
+    "teardown_writes_an_interrupted_message",
+    "teardown_that_no_record_shows",
+    "teardown_lands_after_the_decision_returned",
+)
+
+
+@pytest.mark.rule("CANCEL-1", "CANCEL-3", "CANCEL-4", "RESULT-2", "DECIDE-6", "REPAIR-4")
+@pytest.mark.parametrize("name", FRESH)
+def test_a_fresh_real_run_reproduces_and_checks(tmp_path: Path, name: str) -> None:
+    assert_reproduces_and_checks(changed_copy(REAL_RUNS, name, tmp_path))
+
+
+def _error_names_another_id(rows: Rows) -> Rows:
+    """The agent/error names an id no pending message has: no deferred message explains it."""
+    i = row_index(rows, kind="live", type="agent/error")
+    rows[i] = {**rows[i], "error": 'Error: message "m99" is already pending'}
+    return rows
+
+
+@pytest.mark.rule("RESULT-2", "END-2")
+def test_a_refused_context_is_found_by_the_model_not_by_the_error_text(tmp_path: Path) -> None:
+    files = changed_copy(REAL_RUNS, "tool_context_refused_as_already_pending", tmp_path, _error_names_another_id)
+    assert_different(files, "agent/error", "END-2")
+
+
+def _cancel_keeps_the_inbox(rows: Rows) -> Rows:
+    """The idle status's listener cancels with keepInbox: the input stays pending, so the latched wake
+    must be replayed, and the recording's discards are a difference."""
+    for kind in ("op-begin", "op-end"):
+        i = row_index(rows, kind=kind, within="agent/status")
+        rows[i] = {**rows[i], "args": {**rows[i]["args"], "keepInbox": True}}  # type: ignore[dict-item]
+    return rows
+
+
+@pytest.mark.rule("CANCEL-4", "CANCEL-2")
+def test_the_replay_reads_what_the_idle_status_listener_left_pending(tmp_path: Path) -> None:
+    files = changed_copy(REAL_RUNS, "status_idle_listener_cancels_the_replay", tmp_path, _cancel_keeps_the_inbox)
+    assert_different(files, "the next durable event", "NOTIFY-4")  # the model owes the replay's running status
