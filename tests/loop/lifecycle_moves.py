@@ -219,12 +219,15 @@ OPENINGS: dict[str, tuple[Move, ...]] = {
     # A cancel of next-turn alone at the hops after the pre-step, which stops inside itself before
     # its abort (loop-grain rows 6, 22): at decision-returned it fired in no run of four, once.
     "decided, a cancel stopped inside": (*_WAITING, Fine(cmd.Decide()), Fine(cmd.Cancel())),
+    "decision returned, a cancel landed": (_FIRST_STEP[0], Fine(cmd.Decide()), GoOn(fine=True),
+                                           cmd.Cancel(keep_inbox=True)),
     "decision returned, a cancel stopped inside": (*_WAITING, Fine(cmd.Decide()), GoOn(fine=True),
                                                    Fine(cmd.Cancel())),
     # The hop after agent/error (loop-grain row 18), where a cancel's clear may stop inside itself
     # (row 22): the cancels there once fired in no ci run (reached only by one stepping move).
     "failing": (*_FIRST_STEP, Fine(FAILURES[0])),
     "failing, a wake landed": (*_FIRST_STEP, Fine(FAILURES[0]), cmd.followup(UserMessage.create("b"))),
+    "failing, a clear stopped inside": (*_FIRST_STEP, Fine(FAILURES[0]), _INJECT, Fine(cmd.Clear())),
     "failing, a cancel stopped inside": (*_FIRST_STEP, Fine(FAILURES[0]), _INJECT,
                                          cmd.followup(UserMessage.create("b")), Fine(cmd.Cancel())),
     "failing, a cancel of next-turn stopped inside": (*_FIRST_STEP, Fine(FAILURES[0]),

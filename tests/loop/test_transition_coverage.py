@@ -16,8 +16,10 @@ of its own (``lifecycle_moves.OPENINGS``), after which the stateful checks follo
 The points inside a clear or a cancel (decisions G23) added rows that fired 0 to 4 times in some
 ci runs (one CI run and one run in four failed); with openings and moves of their own every row
 fired at least 8 times in each of six runs on 2026-12-05.  The hops prompting and replaying
-(decisions G25, G26) added rows that fired once or twice in some ci runs from the moves alone;
-their openings (``_PROMPTING``, ``_REPLAYING``) lifted the least-fired row of four runs to 6-10.
+(decisions G25, G26) added rows that fired once or twice in some ci runs from the moves alone,
+and diluted others: one CI run never fired ``failing/edit/clear-splits``.  With openings for both
+hops (``_PROMPTING``, ``_REPLAYING``) and for a clear inside ``failing`` and a cancel after the
+decision returned, the least-fired row of four runs on 2026-12-05 fired at least 7 times.
 """
 
 from __future__ import annotations

@@ -78,3 +78,18 @@ def _cancel_keeps_the_inbox(rows: Rows) -> Rows:
 def test_the_replay_reads_what_the_idle_status_listener_left_pending(tmp_path: Path) -> None:
     files = changed_copy(REAL_RUNS, "status_idle_listener_cancels_the_replay", tmp_path, _cancel_keeps_the_inbox)
     assert_different(files, "the next durable event", "NOTIFY-4")  # the model owes the replay's running status
+
+
+def _cancel_not_by_a_listener(rows: Rows) -> Rows:
+    """The cancel is the caller's, not the idle status listener's: the real loop replays the wake
+    in the same segment as that emit, so a caller's call comes only after the replay."""
+    for kind in ("op-begin", "op-end"):
+        i = row_index(rows, kind=kind, within="agent/status")
+        rows[i] = {key: value for key, value in rows[i].items() if key != "within"}
+    return rows
+
+
+@pytest.mark.rule("CANCEL-4", "STATUS-1")
+def test_only_a_listener_calls_at_a_hop_inside_an_emit(tmp_path: Path) -> None:
+    files = changed_copy(REAL_RUNS, "status_idle_listener_cancels_the_replay", tmp_path, _cancel_not_by_a_listener)
+    assert_different(files, "before the call 'cancel' began", "STATUS-1")

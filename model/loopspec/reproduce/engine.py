@@ -120,13 +120,15 @@ class Engine:
         itself (as far as the hop ``stop`` if it passes one)."""
         self._took(lifecycle.advance(self.agent, stop=stop))
 
-    def landed_at_a_hop(self, notes_between: bool = False, after_note: str | None = None) -> bool:
+    def landed_at_a_hop(self, notes_between: bool = False, after_note: str | None = None,
+                        outside: bool = False) -> bool:
         """A call or an observation comes while the model still owes output of its last transition:
         if the loop passed a hop where the recording stands (:func:`~.landing.hop_at`), the call
         landed there (spec/loop-grain.md; decisions G17).  The model goes back to that hop, the
         output after it is not owed any more (the loop goes on after the call, :meth:`go_on`), and
         True."""
-        found = landing.hop_at(self.last, self.pending, self.rec.events[self.position:], notes_between, after_note)
+        found = landing.hop_at(self.last, self.pending, self.rec.events[self.position:], notes_between, after_note,
+                               outside)
         if found is None:
             return False
         self.agent, still_owed = found
@@ -275,7 +277,7 @@ def on_notice(engine: Engine, notice: r.Notice) -> None:
 
 
 def on_begin(engine: Engine, begin: r.OpBegin) -> None:
-    if not engine.landed_at_a_hop():
+    if not engine.landed_at_a_hop(outside=begin.within is None):
         engine.check_quiet(f"the call {begin.label!r} began")
     engine.check_next_seq(begin.next_seq)
     command, end = engine.call_command(engine.index)

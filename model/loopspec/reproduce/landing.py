@@ -11,18 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import attrs
+
 from loopspec.data.json_value import JsonObject
 from loopspec.log.end_reasons import ABORTED
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import TURN_END
+from loopspec.loop.phase_names import CANCELING, CLEARING, FAILING, REPLAYING, STARTING, WAKING
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.reproduce.compare import Output, output_json
 
 Landing = tuple[Agent, tuple[Output, ...]]
+# Hops the real loop passes inside a notification's emit, with no await before what follows (the
+# inserted, running, agent/error, idle and discarded emits: loop-grain rows 1, 2, 18, 21, 22): only
+# that notification's listeners can call there, never a caller from outside.
+LISTENERS_ONLY = (WAKING, STARTING, FAILING, REPLAYING, CLEARING, CANCELING)
 
 
 def hop_at(last: AgentTransition | None, pending: Sequence[Output], later_events: Sequence[SessionEvent],
-           notes_between: bool = False, after_note: str | None = None) -> Landing | None:
+           notes_between: bool = False, after_note: str | None = None, outside: bool = False) -> Landing | None:
     """The agent at the hop where the recording stands, and what the transition still owes after it.
 
     ``pending`` is what ``last`` emitted that the recording has not shown yet; ``later_events`` the
@@ -32,7 +39,11 @@ def hop_at(last: AgentTransition | None, pending: Sequence[Output], later_events
     returns, so they stay owed.  With ``after_note`` (that listener's notification type, when
     nothing durable is owed) the hop may also lie after everything the transition emitted, right
     after such a notification (a cancel's abort after its last discard; a latched wake's replay
-    after the idle status)."""
+    after the idle status).  With ``outside`` (a call no listener makes, a note, a shutdown) a hop
+    only a notification's listeners reach is no landing place (:data:`LISTENERS_ONLY`)."""
+    if last is not None and outside:
+        last = attrs.evolve(last, hops=tuple((at, agent) for at, agent in last.hops
+                                             if agent.phase not in LISTENERS_ONLY))
     owed = len(pending)
     if last is None or owed > len(last.trace) or any(
             a is not b for a, b in zip(pending, last.trace[len(last.trace) - owed:], strict=True)):

@@ -87,7 +87,7 @@ def observe(engine: Engine, note: r.Note, *, deferred: bool = False) -> None:
     """Compare the note with the model.  ``deferred``: a graceful shutdown's note that came at a hop
     while the loop still went on after it: the model is compared as it stood at that hop."""
     hop = engine.hop_here() if deferred else None
-    if hop is None and not engine.landed_at_a_hop():
+    if hop is None and not engine.landed_at_a_hop(outside=True):
         engine.check_quiet("this observation")
     engine.check_next_seq(note.next_seq)
     seen = r.ProcessView(note.next_turn, note.next_step, note.status, note.event_count)
@@ -230,7 +230,8 @@ def before_record(engine: Engine, record: r.LiveRecord) -> None:
         return
     if not boundary.crash and _loop_first(engine, record):
         return  # the loop went on before the teardown's cancel reached the agent
-    if boundary.crash or not engine.pending or (not _shows(record, engine.pending[0]) and engine.landed_at_a_hop()):
+    if boundary.crash or not engine.pending or (
+            not _shows(record, engine.pending[0]) and engine.landed_at_a_hop(outside=True)):
         shut_down(engine)
 
 
