@@ -601,7 +601,8 @@ export class RealCase {
     if (!aborted && (c.kind === 'fail' || c.kind === 'request-error')) {
       throw new Unsupported('a failure of the step while its tool runs has no public way in: a tool\'s own error becomes its result');
     }
-    const answer = c.kind === 'tool-calls' && !aborted ? { context: c.context, conclude: c.conclude } : { context: [], conclude: false };
+    // CANCEL-5: a drained tool's deferred context is still accepted after the abort (decisions G28).
+    const answer = c.kind === 'tool-calls' ? { context: c.context, conclude: !aborted && c.conclude } : { context: [], conclude: false };
     return this.process.resolvePark(answer);
   }
 

@@ -271,14 +271,23 @@ class AgentMachine(RuleBasedStateMachine):
                 if drains and len(run.calls) > 1 and run.calls[0][1] and run.calls[1][1]:
                     assert (got, after.phase) == ([aborted_result(run.turn, run.step, run.calls[0][0])], STEPPING)
                     return
-                # CANCEL-5: the started calls answered, a skipped pair per call never started, in call order.
-                closing: list[Shape] = [record for call, started in run.calls for record in (
-                    [aborted_result(run.turn, run.step, call)] if started
-                    else [tool_call(run.turn, run.step, call), skipped_result(run.turn, run.step, call)])]
+                # CANCEL-5: the started calls answered (starts go in call order), the context their
+                # tools deferred appended to next-step, then a skipped pair per call never started.
+                started = [call for call, was_started in run.calls if was_started]
+                closing: list[Shape] = [aborted_result(run.turn, run.step, call) for call in started]
+                inbox = before.inbox
+                for m in command.context if isinstance(command, cmd.ToolCalls) and started else ():
+                    try:
+                        inbox, start = send_insert(inbox, NS, m).state, len(inbox.next_step)
+                    except CommandRefused:  # the turn ends aborted all the same (decisions G28)
+                        break
+                    closing.append((SPLICED, {"target": "next-step", "start": start, "inserted": [thaw(m.body)]}))
+                closing += [record for call, was_started in run.calls if not was_started for record in (
+                    tool_call(run.turn, run.step, call), skipped_result(run.turn, run.step, call))]
                 closing += [(STEP_END, {"turn": run.turn, "step": run.step})] * (before.phase == STEPPING)
                 closing.append(turn_end(run.turn, {"kind": "aborted", "reason": thaw(run.aborted)}))
                 assert got[: len(closing)] == closing
-                assert (len(got) > len(closing)) == (run.wake_requested and before.inbox.has_pending)  # CANCEL-4
+                assert (len(got) > len(closing)) == (run.wake_requested and inbox.has_pending)  # CANCEL-4
             elif isinstance(command, cmd.StepResult):
                 self._expect_result(before, command, got, after)
             else:

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 from conftest import REAL_TRACES, REPO, run_loopspec
-from loopspec.log.tool_errors import SKIPPED_CODE
 
 EXAMPLES = REPO / "examples" / "logs"
 FOLLOWUP = REAL_TRACES / "single_followup.events.jsonl"
@@ -43,13 +42,13 @@ def test_the_window_summary_is_true_and_the_rule_text_is_plain() -> None:
 
 def test_captions_end_at_a_word_and_cancel_5_names_what_the_log_shows() -> None:
     page = html.unescape(_page(CANCEL_5))
-    said = re.search(r"\[CANCEL-5\] \S+ line 14, seq 13: (.*)", run_loopspec("check", CANCEL_5).stdout)
+    said = re.search(r"\[CANCEL-5\] \S+ line 15, seq 14: (.*)", run_loopspec("check", CANCEL_5).stdout)
     assert said is not None
     full = f"✖ CANCEL-5: {said.group(1)}"
     (caption,) = re.findall(r'class="highlight-label">([^<]*)<', page)
     assert caption == full or (caption.endswith("…") and full.startswith(caption[:-1] + " ")), caption
     assert "abort skipped" not in page
-    assert f"{SKIPPED_CODE} shows the step was aborted" in page
+    assert "that followed step 1.1's skipped call" in page
     assert "enter [A, ?]" in page
     assert "? : the drawn events may not show every message entered" in page
     assert "enter [ids, ?]" in page  # and the legend says what the ? is

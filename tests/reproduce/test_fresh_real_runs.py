@@ -1,6 +1,6 @@
-"""Fresh random lifecycles of the published packages that ``reproduce`` once could not follow (issue 39).
+"""Fresh random lifecycles of the published packages that ``reproduce`` or ``check`` once could not follow (issue 39).
 
-Each recording is one seed of ``conformance/random_lifecycles.py`` (seeds 400000-403999), renamed for
+Each recording is one seed of ``conformance/random_lifecycles.py`` (seeds 400000-407999), renamed for
 what it shows and kept under ``tests/reproduce/recordings``:
 
 * the hop ``prompting`` (decisions G25): ``cancel_returns_before_the_driver_it_saw_start_goes_on``;
@@ -10,7 +10,12 @@ what it shows and kept under ``tests/reproduce/recordings``:
   ``concluding_tool_then_an_empty_entry``, ``rewrite_never_entered_after_a_cancel``;
 * where a graceful teardown's cancel lands (G27): ``stream_writes_on_after_a_graceful_note``,
   ``step_ends_after_a_graceful_note``, ``teardown_writes_an_interrupted_message``,
-  ``teardown_that_no_record_shows``, ``teardown_lands_after_the_decision_returned``.
+  ``teardown_that_no_record_shows``, ``teardown_lands_after_the_decision_returned``;
+* a drained call's deferred context (G28, finding F18; seed 404607):
+  ``drained_tool_context_after_a_graceful_note``;
+* a send after a started call answered before dispatch, which ``check`` once refused (G29; seeds
+  406127 and 406517): ``send_lands_after_a_started_call_answered_before_dispatch``,
+  ``send_after_an_answer_before_dispatch_latches_a_wake``.
 
 Each must reproduce and pass ``check --live``.  Where a reading could turn a real difference into a
 pass, a changed copy must still be a difference.
@@ -24,10 +29,13 @@ import pytest
 
 from reproduce.recording_copies import (
     REAL_RUNS,
+    Json,
     Rows,
     assert_different,
     assert_reproduces_and_checks,
     changed_copy,
+    edit,
+    first_line,
     row_index,
 )
 
@@ -43,10 +51,13 @@ FRESH = (
     "teardown_writes_an_interrupted_message",
     "teardown_that_no_record_shows",
     "teardown_lands_after_the_decision_returned",
+    "drained_tool_context_after_a_graceful_note",
+    "send_lands_after_a_started_call_answered_before_dispatch",
+    "send_after_an_answer_before_dispatch_latches_a_wake",
 )
 
 
-@pytest.mark.rule("CANCEL-1", "CANCEL-3", "CANCEL-4", "RESULT-2", "DECIDE-6", "REPAIR-4")
+@pytest.mark.rule("CANCEL-1", "CANCEL-3", "CANCEL-4", "CANCEL-5", "RESULT-2", "DECIDE-6", "REPAIR-4")
 @pytest.mark.parametrize("name", FRESH)
 def test_a_fresh_real_run_reproduces_and_checks(tmp_path: Path, name: str) -> None:
     assert_reproduces_and_checks(changed_copy(REAL_RUNS, name, tmp_path))
@@ -93,3 +104,18 @@ def _cancel_not_by_a_listener(rows: Rows) -> Rows:
 def test_only_a_listener_calls_at_a_hop_inside_an_emit(tmp_path: Path) -> None:
     files = changed_copy(REAL_RUNS, "status_idle_listener_cancels_the_replay", tmp_path, _cancel_not_by_a_listener)
     assert_different(files, "before the call 'cancel' began", "STATUS-1")
+
+
+def _repair_answered(row: Json) -> Json:
+    """The drained call's result made crash repair's code: then the ending process never wrote it."""
+    data = dict(row["data"])  # type: ignore[call-overload]
+    data["error"] = {"name": "ToolOutcomeUnknownError", "code": "TOOL_OUTCOME_UNKNOWN"}
+    return {**row, "data": data}
+
+
+@pytest.mark.rule("CANCEL-5", "REPAIR-1")
+def test_only_the_runtimes_aborted_result_is_the_ending_processs_drain(tmp_path: Path) -> None:
+    files = changed_copy(REAL_RUNS, "drained_tool_context_after_a_graceful_note", tmp_path)
+    line = first_line(files.events, lambda row: row.get("type") == "tool/result")
+    edit(files.events, line, _repair_answered)
+    assert_different(files, "the new process's tool/result", "REPAIR-1")

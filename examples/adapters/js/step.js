@@ -31,7 +31,17 @@ function takeResult(agent, result) {
     // tool's included, finding F9) drains the started calls and skips the others.
     const [first, second] = run.calls;
     if (result.kind === 'tool-result' && first?.started && second?.started) return answerCalls(agent, 1), OPEN;
-    answerCalls(agent, run.calls.filter((c) => c.started).length);
+    const drained = run.calls.filter((c) => c.started).length;
+    answerCalls(agent, drained);
+    // A drained tool's deferred context still goes into next-step (decisions G28).
+    for (const m of result.kind === 'tool-calls' && drained > 0 ? result.context || [] : []) {
+      try {
+        agent.inbox.splice(NEXT_STEP, Infinity, 0, [m]);
+      } catch (err) {
+        if (err.rule === undefined) throw err;
+        break; // the turn ends aborted all the same
+      }
+    }
     skipCalls(agent);
     closeStep(agent);
     return { end: { kind: 'aborted', reason: run.abort } }; // CANCEL-3

@@ -164,7 +164,14 @@ def step(agent: Agent, run: Run) -> Part:
                 run.calls = run.calls[1:]
                 continue
             started = [c for c in run.calls if c[1]]
-            tools.answer(session, run.turn, run.step, started, True, skipped=[c for c in run.calls if not c[1]])
+            tools.answer(session, run.turn, run.step, started, True)
+            if kind == "tool-calls" and started:  # a drained tool's deferred context still goes in
+                for m in result["context"]:
+                    try:
+                        agent.inbox.append(NEXT_STEP, m)
+                    except Refused:  # the turn ends aborted all the same (decisions G28)
+                        break
+            tools.answer(session, run.turn, run.step, [], True, skipped=[c for c in run.calls if not c[1]])
             run.calls = []
             close_step(agent, run)
             return end(agent, run, {"kind": "aborted", "reason": run.cause})

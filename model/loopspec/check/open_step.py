@@ -31,6 +31,7 @@ class OpenStep(Tracker):
         "announced",
         "call_seqs",
         "in_step",
+        "landed",
         "needs_entry",
         "repairing",
         "skipping",
@@ -44,7 +45,7 @@ class OpenStep(Tracker):
     # The exploration keys what a later verdict reads, by name: the summary through the five views
     # below.  The seqs of the step's tool/calls are read only against the seq a result cites, and
     # the model's results cite them from the same log, so states equal but for numbering cite alike.
-    KEYED = ("abort_reached", "announced", "answer_calls", "answered", "calls", "entered", "model_started",
+    KEYED = ("abort_reached", "announced", "answer_calls", "answered", "calls", "entered", "landed", "model_started",
              "needs_entry", "repairing", "skipping", "started_at", "unanswered", "unstarted")
 
     def __init__(self) -> None:
@@ -58,6 +59,7 @@ class OpenStep(Tracker):
         self.started_at: tuple[int, str] | None = None  # CANCEL-5: the seq and call of the last tool/call
         self.skipping = False  # CANCEL-5: the step answered a call skipped by its abort
         self.abort_reached = False  # CANCEL-5: a result with the skipped code: the step was aborted
+        self.landed: int | None = None  # CANCEL-5: the seq of an inbox record after the skipped calls
         self.repairing = False  # REPAIR-1: crash repair's synthetic tool/result closes the step
         # The step's next chunk, if in order, is judged by its seq, step and time alone (the readers'
         # fast paths read this after every other record): in a step, its model side begun, and no
@@ -71,7 +73,7 @@ class OpenStep(Tracker):
         new.call_seqs, new.announced = self.call_seqs.copy(), self.announced.copy()
         new.unstarted, new.unanswered, new.started_at = self.unstarted.copy(), self.unanswered.copy(), self.started_at
         new.skipping, new.abort_reached, new.repairing = self.skipping, self.abort_reached, self.repairing
-        new.streaming = self.streaming
+        new.streaming, new.landed = self.streaming, self.landed
         return new
 
     # ---- the summary, as the checker reads it ----
@@ -114,7 +116,7 @@ class OpenStep(Tracker):
     def closed(self) -> None:
         """The step closed (or a new one opens): none of its calls is pending any more."""
         self.in_step = self.streaming = self.skipping = self.abort_reached = False
-        self.started_at = None
+        self.started_at = self.landed = None
         # Most steps call no tool, and each step is closed twice (at its step/end and as the next
         # opens): a container is replaced only when it holds something.
         if self.announced:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from loopspec.check import outcome
 from loopspec.check.inbox_track import SpliceEffect
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, IDLE, STEPPING, CheckState
-from loopspec.check.step_calls import after_skipping
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.pending import NEXT_STEP, NEXT_TURN
 from loopspec.log.kinds import TURN_START
@@ -24,10 +23,11 @@ def on_splice(st: CheckState, event: dict[str, object], data: object, seq: int) 
         st.violate(err.rule, err.detail)
         return
     st.last_effect = effect
-    # after_skipping's, before_edit's and before_claim's own first test is asked before calling
-    # them, here and in the two handlers below: the common splice makes none of those calls.
-    if st.this_step.skipping:
-        after_skipping(st, "an agent/inbox/spliced record")  # CANCEL-5: no send or cancel between skipped calls
+    # An inbox record after a skipped call is no CANCEL-5 matter by itself: the tool phase unwinds
+    # through awaits to the step's end, so a public call lands there (fresh real runs, seeds
+    # 406127 and 406517, decisions G29).  Another skipped pair after it is (step_calls.start).
+    if st.this_step.skipping and st.this_step.landed is None:
+        st.this_step.landed = seq
     # The fields read once (a named tuple's field is a descriptor call, these are many per splice).
     _, _, removed_count, outcome, _, _, inserted, removed = effect
     if removed_count == 0:

@@ -35,6 +35,11 @@ def announce(st: CheckState, calls: tuple[str, ...], queued: tuple[str, ...]) ->
 
 def start(st: CheckState, call: str, seq: int) -> None:
     """A ``tool/call`` starting ``call``: the oldest announced call not started yet (LOG-11)."""
+    landed = st.this_step.landed
+    if st.this_step.skipping and landed is not None:
+        st.violate("CANCEL-5", f"tool/call {call!r} after the inbox record at seq {landed} that followed step "
+                   f"{st.turn}.{st.step}'s skipped call: the loop writes an aborted step's skipped calls one "
+                   "after another, with nothing between")
     unstarted = st.this_step.unstarted
     if call in unstarted and unstarted[0] != call:
         st.violate("LOG-11", f"tool/call starts call {call!r} before call {unstarted[0]!r}, announced earlier")

@@ -217,7 +217,8 @@ TABLE: tuple[Row, ...] = (
 # The inputs that answer an await point, and the prelude each runs before its rows' guards are read.
 PRELUDE_TABLE: tuple[Prelude, ...] = (
     Prelude("decide", "run-pre-step", ("DECIDE-1", "DECIDE-3")),
-    Prelude("step-result", "take-result", ("RESULT-2", "RESULT-3")),
+    # An aborted step's answer still commits what its started tools drained (CANCEL-5).
+    Prelude("step-result", "take-result", ("RESULT-2", "RESULT-3"), aborted="take-drained-result"),
     Prelude("turn-stopping", "run-turn-stopping", ("RESULT-4",)),
 )
 
@@ -232,7 +233,7 @@ def _index(table: tuple[Row, ...]) -> Mapping[tuple[str, str], tuple[Row, ...]]:
 # Read-only: the table's rows by (phase, input) (every command looks its input up).
 _ROWS = _index(TABLE)
 # Read-only: the prelude name of each answer input.
-_PRELUDE_OF: Mapping[str, str] = MappingProxyType({p.input: p.name for p in PRELUDE_TABLE})
+_PRELUDE_OF: Mapping[str, Prelude] = MappingProxyType({p.input: p for p in PRELUDE_TABLE})
 
 
 def rows_for(phase: str, input_name: str) -> tuple[Row, ...]:
@@ -258,7 +259,8 @@ def to_json() -> dict[str, object]:
         "phases": list(PHASES),
         "choices": list(CHOICES),
         "inputs": list(INPUTS),
-        "preludes": [{"input": p.input, "prelude": p.name, "rules": list(p.rules)} for p in PRELUDE_TABLE],
+        "preludes": [{"input": p.input, "prelude": p.name, "rules": list(p.rules),
+                      **({"aborted": p.aborted} if p.aborted is not None else {})} for p in PRELUDE_TABLE],
         "rows": [
             {
                 "phase": r.phase,
@@ -382,9 +384,13 @@ def step(agent: Agent, command: cmd.Command, *, fine: bool = False, stop: str | 
     _rows_or_refuse(agent.phase, input_name)  # before the prelude: a refused input runs no listener
     prelude, run = _PRELUDE_OF.get(input_name), agent.running
     if prelude is not None and run is not None and run.aborted is None:
-        refused = perform_actions(work, PRELUDES[prelude](work, command, run))
+        refused = perform_actions(work, PRELUDES[prelude.name](work, command, run))
         if refused is not None:  # an action the model refuses is the listener or tool throwing there
             work.decision, work.raised = None, refused
+    elif prelude is not None and prelude.aborted is not None and run is not None:
+        # An aborted turn ends aborted whatever its answer says (CANCEL-3): a refused context
+        # stops the rest of it and changes nothing else (decisions G28).
+        perform_actions(work, PRELUDES[prelude.aborted](work, command, run))
     _fire(work, input_name, fine, stop)
     return _transition(work)
 

@@ -75,9 +75,11 @@ class Prelude:
 
     It runs the listeners or tools whose outcome the guards read (the named function in
     :data:`loopspec.loop.preludes.PRELUDES`); the actions they perform go through the table as
-    commands of their own.  An aborted turn's answer runs no prelude.
+    commands of their own.  An aborted turn's answer calls no listener: it runs the prelude named
+    ``aborted`` instead, if any (a drained tool's context, CANCEL-5), else none.
     """
 
     input: str
     name: str
     rules: tuple[str, ...]
+    aborted: str | None = None

@@ -49,6 +49,21 @@ def take_result(work: Work, command: cmd.Command, _: RunningTurn) -> Actions:
     return ()
 
 
+def take_drained_result(work: Work, command: cmd.Command, run: RunningTurn) -> Actions:
+    """An aborted step's answer (CANCEL-5): the started calls are drained, and the context their
+    tools deferred still goes into next-step after their results (decisions G28, finding F18).
+
+    The real tool runtime keeps a drained result's deferred context on the aborted result it
+    commits, and the tool phase accepts each committed result's context whatever the signal says.
+    A step none of whose calls had started ran no tool, so nothing could defer context: the answer
+    then carries none (the model's stream was what the abort cut)."""
+    assert isinstance(command, cmd.StepResult)
+    if not isinstance(command, cmd.ToolCalls) or not any(started for _, started in run.calls):
+        return ()
+    EFFECTS["drain-calls"](work, "")  # the row's drain-calls then finds no started call pending
+    return tuple(cmd.Append(InboxTarget.NEXT_STEP, m) for m in command.context)
+
+
 def run_turn_stopping(work: Work, command: cmd.Command, _: RunningTurn) -> Actions:
     assert isinstance(command, cmd.TurnStopping)
     work.raised = command.raises  # a refused action, if any, is what the listeners threw instead
@@ -59,5 +74,6 @@ def run_turn_stopping(work: Work, command: cmd.Command, _: RunningTurn) -> Actio
 PRELUDES: Mapping[str, PreludeFunction] = MappingProxyType({
     "run-pre-step": run_pre_step,
     "take-result": take_result,
+    "take-drained-result": take_drained_result,
     "run-turn-stopping": run_turn_stopping,
 })

@@ -29,14 +29,16 @@ from __future__ import annotations
 import attrs
 
 from loopspec.check.live_shape import NOTIFYING
-from loopspec.data.json_value import Thawed
+from loopspec.data.json_value import JsonObject, Thawed
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import END_SEED, MODEL_WRITTEN, SPLICED, TOOL_RESULT
+from loopspec.log.tool_errors import ABORTED_CODE
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.actions import DISPOSED_CAUSE
 from loopspec.loop.phases import DECIDING, HOPS, STEPPING, STOPPING
 from loopspec.loop.state import Agent
+from loopspec.reproduce import answers
 from loopspec.reproduce import records as r
 from loopspec.reproduce.compare import Output, event_json, output_json, rule_of
 from loopspec.reproduce.engine import Engine
@@ -157,9 +159,12 @@ def _drained(engine: Engine) -> None:
     aborted).  The model answers it
     from the log as it would at a marker of that event; what it writes then is unheard output.
     Events the loop passes through come first, as at their markers (the aborted stream's
-    ``assistant/message`` with ``interrupted``, written before its ``step/end``)."""
+    ``assistant/message`` with ``interrupted``, written before its ``step/end``), and so do a
+    drained call's result with the runtime's aborted code (crash repair never writes that code)
+    and the splices of the context its tool deferred (decisions G28)."""
     events, records = engine.rec.events, engine.rec.records
     line = records[min(engine.index, len(records) - 1)].line if records else 0
+    drained = False  # a drained call's aborted result was written: its tool's context may follow
     while not engine.pending and engine.position < len(events):
         event, agent = events[engine.position], engine.agent
         if event.type == END_SEED:
@@ -169,12 +174,28 @@ def _drained(engine: Engine) -> None:
             continue
         if agent.phase not in AWAIT_POINTS:
             return
-        if event.type not in MODEL_WRITTEN and event.type != TOOL_RESULT:  # crash repair writes those too
+        if event.type not in MODEL_WRITTEN and (event.type != TOOL_RESULT or _drained_answer(event)):
+            # Crash repair writes tool results too, but never the runtime's aborted one.
             engine.agent = attrs.evolve(agent, log=agent.log.append_events((event,)))
+            drained = drained or event.type == TOOL_RESULT
+            continue
+        edit = answers.outside_edit(event) if drained and event.type == SPLICED else None
+        if edit is not None:  # the context a drained tool deferred (CANCEL-5, decisions G28)
+            engine.answer(edit)
+            written = [item for item in engine.pending if isinstance(item, SessionEvent)]
+            if [event_json(item) for item in written] != [event_json(event)]:
+                return  # not what the log holds: _persisted keeps the log up to there
+            engine.pending.clear()  # the splice as recorded; its notifications went unheard
             continue
         engine.prepare(r.Marker(line, event.seq, event.type))
         if engine.agent is agent:
             return
+
+
+def _drained_answer(event: SessionEvent) -> bool:
+    """``event`` (a ``tool/result``) is the tool runtime's aborted answer to a drained call (CANCEL-5)."""
+    error = event.data.get("error") if isinstance(event.data, JsonObject) else None
+    return isinstance(error, JsonObject) and error.get("code") == ABORTED_CODE
 
 
 def _persisted(engine: Engine) -> Agent:

@@ -101,6 +101,18 @@ CASES: tuple[CaseSpec, ...] = (
           cmd.Fail()),
          all_of(event_types(5, TR, TC, TR, SE, TE), event_data(5, 0, "error", tool_error(ABORTED_CODE)),
                 event_data(5, 2, "error", tool_error(SKIPPED)), event_data(5, 4, "reason", USER_ABORT))),
+    case("cancel/step-result/cancel-5-drained-context-accepted", ("CANCEL-5", "RESULT-2"),
+         "A started tool that deferred context finishes after the abort: its aborted result is "
+         "committed and its context still goes into next-step (a public insertion at the end), before "
+         "step/end and the aborted end (finding F18).",
+         (cmd.followup(m("a")), ENTER, TOOL_CALL, cmd.Cancel(), cmd.ToolCalls(context=(m("c"),))),
+         all_of(event_types(4, TR, SPL, SE, TE), event_data(4, 0, "error", tool_error(ABORTED_CODE)),
+                event_data(4, 3, "reason", USER_ABORT), final("inbox", {"next-turn": [], "next-step": ["c"]}))),
+    case("cancel/step-result/cancel-5-no-tool-ran-no-context", ("CANCEL-5", "CANCEL-3"),
+         "An abort during the model's stream starts no tool, so nothing defers context: the step's "
+         "answer ends the turn aborted and next-step stays as the cancel left it.",
+         (cmd.followup(m("a")), ENTER, KEEP, cmd.ToolCalls(context=(m("c"),))),
+         all_of(event_types(3, SE, TE), event_data(3, 1, "reason", USER_ABORT), final("inbox", EMPTY))),
     case("cancel/cancel/variant-2-aborted-carries-the-cause", ("VARIANT-2", "CANCEL-3"),
          "An aborted end carries the cancel cause as its reason (the whole cause, as the model writes it).",
          (cmd.followup(m("a")), cmd.Cancel(freeze({"kind": "timeout", "ms": 5})), ENTER),
