@@ -23,6 +23,7 @@ pass, a changed copy must still be a difference.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,13 +77,19 @@ def test_a_refused_context_is_found_by_the_model_not_by_the_error_text(tmp_path:
     assert_different(files, "agent/error", "END-2")
 
 
+def _status_listener_call(rows: Rows, change: Callable[[Json], Json]) -> Rows:
+    """The idle status listener's call, its op-begin and op-end both rewritten by ``change``."""
+    for kind in ("op-begin", "op-end"):
+        i = row_index(rows, kind=kind, within="agent/status")
+        rows[i] = change(rows[i])
+    return rows
+
+
 def _cancel_keeps_the_inbox(rows: Rows) -> Rows:
     """The idle status's listener cancels with keepInbox: the input stays pending, so the latched wake
     must be replayed, and the recording's discards are a difference."""
-    for kind in ("op-begin", "op-end"):
-        i = row_index(rows, kind=kind, within="agent/status")
-        rows[i] = {**rows[i], "args": {**rows[i]["args"], "keepInbox": True}}  # type: ignore[dict-item]
-    return rows
+    return _status_listener_call(rows, lambda row: {
+        **row, "args": {**row["args"], "keepInbox": True}})  # type: ignore[dict-item]
 
 
 @pytest.mark.rule("CANCEL-4", "CANCEL-2")
@@ -94,10 +101,7 @@ def test_the_replay_reads_what_the_idle_status_listener_left_pending(tmp_path: P
 def _cancel_not_by_a_listener(rows: Rows) -> Rows:
     """The cancel is the caller's, not the idle status listener's: the real loop replays the wake
     in the same segment as that emit, so a caller's call comes only after the replay."""
-    for kind in ("op-begin", "op-end"):
-        i = row_index(rows, kind=kind, within="agent/status")
-        rows[i] = {key: value for key, value in rows[i].items() if key != "within"}
-    return rows
+    return _status_listener_call(rows, lambda row: {key: value for key, value in row.items() if key != "within"})
 
 
 @pytest.mark.rule("CANCEL-4", "STATUS-1")

@@ -13,7 +13,8 @@ oldest one not answered yet — crash repair's synthetic results (REPAIR-1) and 
 skipped calls included.  An abort starts nothing more: the tools already started finish and are
 answered (sends and cancels may come in between), then each call never started gets a
 ``tool/call`` and right after it an error ``tool/result`` with code ``ABORTED_BEFORE_DISPATCH``,
-and the step and turn close with nothing else in between.  A started call that the abort reached
+one pair after another; before the step closes only inbox records may come (calls landing while
+the tool phase unwinds, decisions G29).  A started call that the abort reached
 before its tool body ran is answered with that same error (the real tool runtime's), so only a
 result right after its own ``tool/call`` is read as a skipped call.  A send that an announcement or a
 dispatched start follows came before the abort, so it latched no wake (TURN-5).
@@ -77,7 +78,7 @@ def answer(st: CheckState, ids: list[str], seq: int, code: object, synthetic: bo
 
 
 def after_skipping(st: CheckState, what: str) -> None:
-    """``what`` (a model-side event or an inbox record) inside a step whose abort already skipped a call."""
+    """``what`` (a model-side event) inside a step whose abort already skipped a call."""
     if st.this_step.skipping and st.step is not None:
         # Named by what the log shows: the abort itself is no event, the skipped call's result is.
         st.violate("CANCEL-5", f"{what} after step {st.turn}.{st.step}'s skipped call (its tool/result with code "
