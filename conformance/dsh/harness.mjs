@@ -45,6 +45,8 @@ const STOPPING = 'agent/turn-stopping';
 // The hops inside a call rather than in the loop (spec/loop-grain.md row 22): a clear between its
 // two lists, a cancel between its clear and its abort.  A call made at one runs whole.
 const CALL_HOPS = ['clearing', 'canceling'];
+// The hops a waking send made at such a point can stop at: its own (rows 1, 2; decisions G30).
+const INNER_HOPS = ['waking', 'starting'];
 // The loop's hops where the agent is idle: a waking send made there starts a driver and leaves them.
 const IDLE_HOPS = ['waking', 'replaying'];
 const PHASES = { decide: 'deciding', step: 'stepping', tool: 'stepping', stopping: 'stopping' };
@@ -201,11 +203,14 @@ export class RealCase {
   // A follow-up made at such a point while the agent was idle starts a driver, which claims and
   // awaits its system prompt before that follow-up returns (row 4).  When the outer call has
   // returned, that driver is still there, a microtask from going on: the hop `prompting`, held
-  // right after the call returns, before anything the call queued runs.
+  // right after the call returns, before anything the call queued runs.  A driver a cancel aborted
+  // at its start (at the send's own `starting`, G30) threw before `turn/start` and goes idle a
+  // microtask after the return: the hop `ending`.
   clearInside(c) {
     const call = { cancel: c.op === 'cancel', stepLeft: this.agent.inbox.nextStep.length, turnLeft: null, holding: false };
     const { process } = this;
     const idle = this.agent.status === 'idle';
+    const lastTurn = this.lastTurn;
     this.clearCall = call;
     let value;
     try {
@@ -213,7 +218,9 @@ export class RealCase {
     } finally {
       if (this.clearCall === call) this.clearCall = null;
     }
-    if (idle && this.process === process && this.agent.status === 'running') this.reach('prompting');
+    if (idle && this.process === process && this.agent.status === 'running') {
+      this.reach(this.lastTurn !== lastTurn ? 'prompting' : 'ending');
+    }
     return value;
   }
 
@@ -280,7 +287,9 @@ export class RealCase {
     if (this.stop !== name || this.holder === null || this.process.killed || this.abandoned) return;
     this.stop = null;
     const outer = this.held;
-    this.held = { name, process: this.process, status: this.agent.status };
+    // Inside a call: at one of its points, or at a hop of a send made at one (held nested in it).
+    const inCall = outer !== null && (CALL_HOPS.includes(outer.name) || outer.inCall);
+    this.held = { name, process: this.process, status: this.agent.status, inCall };
     try {
       this.holder(name);
     } finally {
@@ -307,12 +316,17 @@ export class RealCase {
 
   // A command starts: what the loop writes and emits from now on is its observation, and it stops
   // at the first hop named by its `stop` (none when null or absent).  A call made at a hop inside a
-  // call (`clearing`, `canceling`) runs whole: its `stop` stops nothing (an `advance` there runs
-  // the interrupted call's rest, which may stop at `canceling`).
+  // call (`clearing`, `canceling`) runs whole but for a waking send's own hops, where it is held
+  // in turn (decisions G30); a call made where such a send is held runs whole.  An `advance` runs
+  // the interrupted call's rest, which may stop at `canceling`, or the held send's, which stops
+  // only at the send's own hops.
   begin(command) {
     this.entries = [];
-    const whole = CALL_HOPS.includes(this.held?.name) && command.op !== 'advance';
-    this.stop = whole ? null : command.stop ?? null;
+    const { held } = this;
+    const stop = command.stop ?? null;
+    if (held === null || !(CALL_HOPS.includes(held.name) || held.inCall)) this.stop = stop;
+    else if (command.op === 'advance') this.stop = held.inCall && !INNER_HOPS.includes(stop) ? null : stop;
+    else this.stop = !held.inCall && command.op === 'send' && INNER_HOPS.includes(stop) ? stop : null;
   }
 
   // What the loop committed and notified since the command began, through the view.

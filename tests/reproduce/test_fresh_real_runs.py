@@ -15,7 +15,13 @@ what it shows and kept under ``tests/reproduce/recordings``:
   ``drained_tool_context_after_a_graceful_note``;
 * a send after a started call answered before dispatch, which ``check`` once refused (G29; seeds
   406127 and 406517): ``send_lands_after_a_started_call_answered_before_dispatch``,
-  ``send_after_an_answer_before_dispatch_latches_a_wake``.
+  ``send_after_an_answer_before_dispatch_latches_a_wake``;
+* a waking send made inside a clear or a cancel, whose own listeners call in turn, two calls deep
+  (G30, finding F19; seeds 404219 and 404612): ``inserted_listener_appends_inside_a_steer_made_inside_a_clear``,
+  ``status_listener_cancels_inside_a_followup_made_inside_a_cancel``;
+* readings of fresh seeds 408000-409999 (G31): ``pre_step_listener_throws_already_pending_after_a_tool_step``,
+  ``teardown_lands_after_the_pre_step_was_invoked``, ``drained_tool_finishes_with_its_own_result_after_a_teardown``,
+  ``tool_result_and_context_written_after_a_graceful_note``, ``teardown_waits_for_the_error_listeners_nested_calls``.
 
 Each must reproduce and pass ``check --live``.  Where a reading could turn a real difference into a
 pass, a changed copy must still be a difference.
@@ -55,10 +61,18 @@ FRESH = (
     "drained_tool_context_after_a_graceful_note",
     "send_lands_after_a_started_call_answered_before_dispatch",
     "send_after_an_answer_before_dispatch_latches_a_wake",
+    "inserted_listener_appends_inside_a_steer_made_inside_a_clear",
+    "status_listener_cancels_inside_a_followup_made_inside_a_cancel",
+    "pre_step_listener_throws_already_pending_after_a_tool_step",
+    "teardown_lands_after_the_pre_step_was_invoked",
+    "drained_tool_finishes_with_its_own_result_after_a_teardown",
+    "tool_result_and_context_written_after_a_graceful_note",
+    "teardown_waits_for_the_error_listeners_nested_calls",
 )
 
 
-@pytest.mark.rule("CANCEL-1", "CANCEL-3", "CANCEL-4", "CANCEL-5", "RESULT-2", "DECIDE-6", "REPAIR-4")
+@pytest.mark.rule("CANCEL-1", "CANCEL-3", "CANCEL-4", "CANCEL-5", "RESULT-2", "DECIDE-6", "REPAIR-4", "INPUT-2",
+                  "DECIDE-7", "END-3")
 @pytest.mark.parametrize("name", FRESH)
 def test_a_fresh_real_run_reproduces_and_checks(tmp_path: Path, name: str) -> None:
     assert_reproduces_and_checks(changed_copy(REAL_RUNS, name, tmp_path))
@@ -123,3 +137,19 @@ def test_only_the_runtimes_aborted_result_is_the_ending_processs_drain(tmp_path:
     line = first_line(files.events, lambda row: row.get("type") == "tool/result")
     edit(files.events, line, _repair_answered)
     assert_different(files, "the new process's tool/result", "REPAIR-1")
+
+
+def _idle_before_the_outer_cancel_returns(rows: Rows) -> Rows:
+    """The driver the follow-up started, aborted at its start, goes idle before the outer cancel
+    returns: the real driver ends only a microtask after that return (the hop ``ending``)."""
+    end = row_index(rows, kind="op-end", op="followup", within="agent/inbox/discarded") + 1
+    idle = next(i for i in range(end, len(rows)) if rows[i].get("status") == "idle")
+    rows.insert(end, rows.pop(idle))
+    return rows
+
+
+@pytest.mark.rule("CANCEL-3", "STATUS-1")
+def test_a_driver_aborted_at_its_start_inside_a_call_ends_after_the_call(tmp_path: Path) -> None:
+    files = changed_copy(REAL_RUNS, "status_listener_cancels_inside_a_followup_made_inside_a_cancel", tmp_path,
+                         _idle_before_the_outer_cancel_returns)
+    assert_different(files, "the model emitted nothing here; the recording shows agent/status", "STATUS-1")

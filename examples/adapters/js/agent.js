@@ -15,11 +15,15 @@
 // next-turn, and `canceling`, where a cancel's clear is done and its abort is not.  A clear and a
 // cancel are generators too, yielding these points; one that stops at a point is held in `call`,
 // and the state reports the point as its phase (`reportedPhase`) while `phase` stays the loop's
-// own: the phase the call came in, which a call landing at the point may change.
+// own: the phase the call came in, which a call landing at the point may change.  A waking send
+// made at such a point may stop at its own `waking` or `starting` (decisions G30): it is held there
+// (`held`), and `advance` runs its rest, up to its return, before the outer call's.
 
 const { Session } = require('./session');
 const { Inbox, Refused, NEXT_TURN, NEXT_STEP } = require('./inbox');
-const { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, REPLAYING, PROMPT_ABORTED } = require('./driver');
+const {
+  drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, ENDING, STARTING, WAKING, REPLAYING, PROMPT_ABORTED,
+} = require('./driver');
 const { load } = require('./repair');
 
 const IDLE = 'idle';
@@ -29,6 +33,8 @@ const CANCELING = 'canceling';
 // A driver a call started at such a point awaits its system prompt once that call has returned: a
 // hop of the loop's (row 4) that the driver's generator does not yield (it stands at 'deciding').
 const PROMPTING = 'prompting';
+// The hops a send made at a point inside a call can stop at: its own (loop-grain rows 1, 2).
+const INNER_HOPS = [WAKING, STARTING];
 
 // Run a call (a generator of its points) on until it ends (false) or reaches the point named
 // `stop` (true, suspended there).  Not a for-of: leaving one early would close the generator,
@@ -57,11 +63,13 @@ class Agent {
     this.lastTurn = 0;
     this.call = null; // a clear or cancel stopped at a point inside it, its rest still to run
     this.point = null; // that point's name ('clearing', 'canceling')
+    this.held = null; // the hop where a waking send made at that point stopped, its rest still to run
   }
 
-  // The state's phase: the point inside a call where one stopped, else the loop's phase.
+  // The state's phase: the hop of a send held inside a call, the point inside a call where one
+  // stopped, else the loop's phase.
   get reportedPhase() {
-    return this.point ?? this.phase;
+    return this.held ?? this.point ?? this.phase;
   }
 
   // STATUS-1: at `waking` the send's message is in but the driver has not started yet.  At a point
@@ -91,7 +99,10 @@ class Agent {
   // ---- public calls (INPUT-1 … INPUT-3, CANCEL-1 … CANCEL-4) ----
 
   send(message, target, wake, stop = null) {
-    if (this.point !== null) stop = null; // a call made at a point inside another runs whole (G23)
+    // A call made at a point inside another runs whole (G23) but for a waking send's own hops (G30);
+    // one made where such a send is held runs whole.
+    const inCall = this.point !== null;
+    if (inCall && (this.held !== null || !INNER_HOPS.includes(stop))) stop = null;
     const run = this.run;
     // CANCEL-4: decided before the insertion; only a waking send is redirected.
     const wakingAfterAbort = wake && run !== null && run.aborted;
@@ -103,10 +114,12 @@ class Agent {
       // driver is done with: its replay would find this one running and do nothing.
       this.driver = drive(this);
       this.go(undefined, stop);
+      if (inCall && stop !== null && this.phase === stop) this.held = stop;
     } else if (this.phase === WAKING) {
       // The first send's driver has not started: this send starts it (G20), once its own inserted
       // listeners have run, the agent still idle: a `waking` point of its own, where it may stop.
       if (stop !== WAKING) this.go(undefined, stop);
+      if (inCall && stop !== null && this.phase === stop) this.held = stop;
     } else if (wakingAfterAbort && !isDisposed(run.abort)) {
       run.wakeRequested = true;
     }
@@ -116,6 +129,8 @@ class Agent {
       // called only once the outer call's rest has run (`resume`, decisions G23).
       this.run.prompting = true;
     }
+    // A waking send made where another is held started the driver itself: that hold is over.
+    if (this.held !== null && this.phase !== this.held) this.held = null;
   }
 
   clear(stop = null) {
@@ -179,6 +194,10 @@ class Agent {
   }
 
   advance(stop = null) {
+    if (this.held !== null) {
+      this.heldGoesOn(stop);
+      return;
+    }
     if (this.call !== null) {
       // At a point inside a call: the call's rest runs (to a later point named `stop`), and the
       // move rests in the phase the call came in, even at a loop hop (decisions G23).
@@ -200,11 +219,35 @@ class Agent {
     this.go(undefined, stop);
   }
 
+  // The rest of a send held at one of its hops inside a call (G30): hop by hop, to the later hop
+  // `stop`, or until the send returns: its turn awaiting the system prompt ('prompting' once the
+  // outer call is done), or, aborted at its start, the driver at 'ending', a microtask from idle.
+  heldGoesOn(stop) {
+    let next = this.driver.next();
+    for (; !next.done; next = this.driver.next()) {
+      this.phase = next.value;
+      if (!INNER_HOPS.includes(next.value)) break;
+      if (next.value === stop) {
+        this.held = stop;
+        return;
+      }
+    }
+    if (next.done) Object.assign(this, { driver: null, phase: IDLE });
+    this.held = null;
+    if ((this.phase === DECIDING || this.phase === ENDING) && this.run !== null) this.run.prompting = true;
+  }
+
   // The outer call is done and the agent is back in the loop's phase.  A driver a call made at its
   // point started awaits its system prompt (loop-grain row 4, decisions G23): the hop 'prompting',
-  // where the move rests if `stop` names it, else it goes on at once.
+  // where the move rests if `stop` names it, else it goes on at once.  One a cancel aborted at its
+  // start goes idle from 'ending' likewise (G30).
   resume(stop) {
     const run = this.run;
+    if (run !== null && run.prompting && this.phase === ENDING) {
+      run.prompting = false;
+      if (stop !== ENDING) this.go(undefined, stop);
+      return;
+    }
     if (run === null || !run.prompting || this.phase !== DECIDING) return;
     if (stop === PROMPTING) this.phase = PROMPTING;
     else this.promptReturned(stop);

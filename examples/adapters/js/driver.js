@@ -175,4 +175,6 @@ function* failing(agent, message, code) {
   return end({ kind: 'error', error });
 }
 
-module.exports = { drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, WAKING, REPLAYING, PROMPT_ABORTED };
+module.exports = {
+  drive, AWAITS, HOPS, DECIDING, STEPPING, STOPPING, ENDING, STARTING, WAKING, REPLAYING, PROMPT_ABORTED,
+};

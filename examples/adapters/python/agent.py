@@ -11,7 +11,9 @@ G23): `clearing`, where a clear (or a cancel's clear) has discarded next-step an
 next-turn, and `canceling`, where a cancel's clear is done and its abort is not.  A clear and a
 cancel are generators too, yielding these points; one that stops at a point is held in `call`
 and the state reports the point as its phase (`reported_phase`), while `phase` stays the loop's
-own phase: the one the call came in, which a call landing at the point may change.
+own phase: the one the call came in, which a call landing at the point may change.  A waking
+send made at such a point may stop at its own `waking` or `starting` (decisions G30): it is held
+there (`held`), and `advance` runs its rest, up to its return, before the outer call's.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable, Iterator
 
 import driver
 import repair
-from driver import HOPS, IDLE, REPLAYING, WAKING, Run
+from driver import HOPS, IDLE, REPLAYING, STARTING, WAKING, Run
 
 from inbox import NEXT_STEP, NEXT_TURN, Inbox, Refused, Session
 
@@ -32,6 +34,8 @@ CLEARING, CANCELING = "clearing", "canceling"
 # hop of the loop's (row 4) that the driver's generator does not yield (it stands at `deciding`).
 PROMPTING = "prompting"
 Call = Iterator[str]
+# The hops a send made at a point inside a call can stop at: its own (loop-grain rows 1, 2).
+INNER_HOPS = (WAKING, STARTING)
 IDLE_PHASES = (IDLE, WAKING, REPLAYING)  # no driver runs: the status is idle
 ANSWERS = {"decide": driver.DECIDING, "step-result": driver.STEPPING, "turn-stopping": driver.STOPPING}
 
@@ -47,11 +51,13 @@ class Agent:
         self.last_turn = 0
         self.call: Call | None = None  # a clear or cancel stopped at a point inside it, its rest to run
         self.point: str | None = None  # that point's name (clearing, canceling)
+        self.held: str | None = None  # the hop where a waking send made at that point stopped
 
     @property
     def reported_phase(self) -> str:
-        """The state's phase: the point inside a call where one stopped, else the loop's phase."""
-        return self.point or self.phase
+        """The state's phase: the hop of a send held inside a call, the point inside a call where
+        one stopped, else the loop's phase."""
+        return self.held or self.point or self.phase
 
     @property
     def status(self) -> str:
@@ -65,8 +71,11 @@ class Agent:
     # ---- input (INPUT-1 … INPUT-3, CANCEL-1 … CANCEL-4) ----
 
     def send(self, message: dict, target: str, wake: bool, stop: str | None = None) -> None:
-        if self.point is not None:
-            stop = None  # a call made at a point inside another call runs whole (decisions G23)
+        # A call made at a point inside another call runs whole (decisions G23) but for a waking
+        # send's own hops (G30); one made where such a send is held runs whole.
+        in_call = self.point is not None
+        if in_call and (self.held is not None or stop not in INNER_HOPS):
+            stop = None
         run = self.run
         redirected = wake and run is not None and run.aborted  # CANCEL-4: decided before inserting
         self.inbox.splice(NEXT_TURN if redirected else target, float("inf"), 0, [message])  # INPUT-1, INPUT-3
@@ -78,8 +87,11 @@ class Agent:
                 self.loop.close()  # this one running and do nothing
             self.loop = driver.drive(self)
             self.go_on(None, stop)
-        elif self.phase == WAKING and stop != WAKING:  # the first send's driver has not started: this one
-            self.go_on(None, stop)  # starts it (G20), after its own inserted listeners, a waking point too
+            self.hold_at(in_call, stop)
+        elif self.phase == WAKING:  # the first send's driver has not started: this one starts it (G20),
+            if stop != WAKING:  # after its own inserted listeners, a waking point too
+                self.go_on(None, stop)
+            self.hold_at(in_call, stop)
         elif redirected and run is not None and not _disposed(run.cause):
             run.wake_latched = True
         if starts and self.phase == driver.DECIDING and self.run is not None:
@@ -87,6 +99,12 @@ class Agent:
             # started wrote turn/start, claimed and began awaiting its system prompt; its pre-step
             # listeners are called only once the outer call's rest has run (`resume`, decisions G23).
             self.run.prompting = True
+        if self.held is not None and self.phase != self.held:
+            self.held = None  # a waking send made where another is held started the driver itself
+
+    def hold_at(self, in_call: bool, stop: str | None) -> None:
+        if in_call and stop is not None and self.phase == stop:
+            self.held = stop
 
     def clear(self, stop: str | None = None) -> None:
         self.enter(self.clearing(), stop)
@@ -140,6 +158,9 @@ class Agent:
 
     def advance(self, stop: str | None) -> None:
         """The loop goes on by itself from the hop it stands at."""
+        if self.held is not None:
+            self.held_goes_on(stop)
+            return
         if self.call is not None:
             # At a point inside a call: the call's rest runs (to a later point named `stop`), and
             # the move rests in the phase the call came in, even at a loop hop (decisions G23).
@@ -158,11 +179,28 @@ class Agent:
                                      f"{self.phase}")
         self.go_on(None, stop)
 
+    def held_goes_on(self, stop: str | None) -> None:
+        """The rest of a send held at one of its hops inside a call (G30): hop by hop, to the later
+        hop `stop`, or until the send returns: its turn awaiting the system prompt (`prompting`
+        once the outer call is done), or, aborted at its start, the driver at `ending`."""
+        self.go_on(None, stop, passing=INNER_HOPS)
+        if self.phase in INNER_HOPS:
+            self.held = self.phase
+            return
+        self.held = None
+        if self.phase in (driver.DECIDING, driver.ENDING) and self.run is not None:
+            self.run.prompting = True
+
     def resume(self, stop: str | None) -> None:
         """The outer call is done and the agent is back in the loop's phase.  A driver a call made at
         its point started awaits its system prompt (loop-grain row 4, decisions G23): the hop
         `prompting`, where the move rests if `stop` names it, else it goes on at once."""
         run = self.run
+        if run is not None and run.prompting and self.phase == driver.ENDING:
+            run.prompting = False  # aborted at its start (G30): it goes idle from `ending` likewise
+            if stop != driver.ENDING:
+                self.go_on(None, stop)
+            return
         if run is None or not run.prompting or self.phase != driver.DECIDING:
             return
         if stop == PROMPTING:
@@ -181,13 +219,14 @@ class Agent:
         if run.aborted:
             self.go_on(driver.PROMPT_ABORTED, stop)
 
-    def go_on(self, value: object, stop: str | None) -> None:
+    def go_on(self, value: object, stop: str | None, passing: tuple[str, ...] = HOPS) -> None:
         """Resume the driver with `value` and let it run until it rests: at an await point, at the
-        first hop named `stop`, or idle.  The hops it passes need nothing but to be resumed."""
+        first hop named `stop` or not in `passing`, or idle.  The hops it passes need nothing but
+        to be resumed."""
         assert self.loop is not None
         try:
             point = self.loop.send(value)
-            while point in HOPS and point != stop:
+            while point in passing and point != stop:
                 self.phase = point
                 point = self.loop.send(None)
         except StopIteration:
@@ -201,7 +240,7 @@ class Agent:
         """A new process loads the log; the old process's driver is gone with it, wherever it stood."""
         if self.loop is not None:
             self.loop.close()
-        self.call = self.point = None  # a call stopped inside itself ends with the process (G23)
+        self.call = self.point = self.held = None  # a call stopped inside itself ends with the process (G23)
         self.loop, self.run, self.phase = None, None, IDLE  # a new process starts idle and notifies nothing
         self.last_turn = repair.reload(self.session, self.inbox)
 

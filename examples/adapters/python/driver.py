@@ -64,7 +64,8 @@ class Run:
         self.announced = 0  # tool calls the open step announced, answered or not
         # The turn claimed and awaits its system prompt, its pre-step listeners not called yet: it was
         # started by a call made at a point inside another call, which returned there (loop-grain
-        # row 4, decisions G23).  It goes on only when the outer call's rest has run.
+        # row 4, decisions G23).  It goes on only when the outer call's rest has run.  Also set on a
+        # driver a cancel aborted at its start there, which goes idle only then (G30).
         self.prompting = False
 
 

@@ -312,10 +312,10 @@ def choose_row(work: Work, phase: str, input_name: str) -> Row:
     return row
 
 
-def _fire(work: Work, input_name: str, fine: bool = False, stop: str | None = None) -> None:
+def _fire(work: Work, input_name: str, fine: bool = False, stop: str | None = None) -> bool:
     """Fire the row whose guard holds, then each choice point's, until the agent rests: at an await
     point, with ``fine`` at the first hop, or at the first hop named ``stop`` (a hop passed is noted
-    in ``work.hops``)."""
+    in ``work.hops``).  True when it stopped at ``stop`` having passed into it."""
     phase = work.agent.phase
     while True:
         row = choose_row(work, phase, input_name)
@@ -327,14 +327,16 @@ def _fire(work: Work, input_name: str, fine: bool = False, stop: str | None = No
         if row.next == RESUME:  # the call is done: back in the phase it came in, where the move rests,
             assert call is not None  # unless a call made inside it started a driver, which goes on
             running = None if call.phase in IDLE_PHASES else work.agent.running
-            goes_on = running is not None and running.prompting and call.phase == DECIDING
-            work.agent = attrs.evolve(work.agent, phase=PROMPTING if goes_on else call.phase, running=running,
-                                      call=None)
-            if not goes_on:
-                return
-            # The call has returned and the driver it started awaits the system prompt: the hop
-            # `prompting`, where the caller's next call lands before the turn goes on (row 4).
-            next_phase = PROMPTING
+            if running is None or not running.prompting or call.phase not in GOES_ON_AFTER_CALL:
+                work.agent = attrs.evolve(work.agent, phase=call.phase, running=running, call=None)
+                return False
+            # The call has returned and the driver it started is a microtask from going on: the hop
+            # `prompting` (it awaits the system prompt, row 4) or `ending` (aborted at its start,
+            # decisions G30), where the caller's next call lands before the driver goes on.
+            next_phase = GOES_ON_AFTER_CALL[call.phase]
+            if next_phase == ENDING:
+                running = attrs.evolve(running, prompting=False)
+            work.agent = attrs.evolve(work.agent, phase=next_phase, running=running, call=None)
         else:
             # An idle agent has no running turn: the driver's phase is gone with it.
             running = None if row.next in IDLE_PHASES else work.agent.running
@@ -342,12 +344,14 @@ def _fire(work: Work, input_name: str, fine: bool = False, stop: str | None = No
             next_phase = row.next
         if next_phase in HOPS:
             # A call that lands at a hop leaves the loop there: it goes on by itself (advance).
-            if fine or (row.phase == next_phase and not work.goes_on) or next_phase == stop:
-                return
+            if fine or (row.phase == next_phase and not work.goes_on):
+                return False
+            if next_phase == stop:
+                return True
             work.goes_on = False
             work.hops.append((len(work.trace), work.agent))
         elif next_phase not in CHOICES:
-            return
+            return False
         else:
             work.reset_answers()
         phase, input_name = next_phase, AUTO
@@ -378,7 +382,7 @@ def step(agent: Agent, command: cmd.Command, *, fine: bool = False, stop: str | 
     point, or with ``fine`` stops at the first hop it reaches, or at the first hop named ``stop``
     when it passes one (spec/loop-grain.md; the command language's ``stop``)."""
     if agent.call is not None:
-        return _within_call(agent, command)
+        return _within_call(agent, command, stop)
     work = Work(agent, command)
     input_name = classify(command)
     _rows_or_refuse(agent.phase, input_name)  # before the prelude: a refused input runs no listener
@@ -395,33 +399,68 @@ def step(agent: Agent, command: cmd.Command, *, fine: bool = False, stop: str | 
     return _transition(work)
 
 
-def _within_call(agent: Agent, command: cmd.Command) -> AgentTransition:
-    """A command at a point inside a call (spec/loop-grain.md row 22): a listener of the call's
-    discards, or a continuation queued before it, calls there.  It runs whole in the phase the call
-    came in; the point then holds the phase it left, unless it was a crash, which ends the call too.
-    It passes no hop where a stop could hold it: the model has no point inside a call made there."""
-    assert agent.call is not None
-    input_name = classify(command)
-    if not rows_at(agent, input_name):
+# The hops of a call made at a point inside a call where it can stop: a waking send's own (rows 1
+# and 2), whose listeners call in turn there, two calls deep (decisions G30).  Any other hop its
+# run reaches (a driver aborted at its start ending) lies after the send has returned.
+INNER_HOPS = (WAKING, STARTING)
+# Where the driver such a send started stands when the outer call returns → the hop it goes on from.
+GOES_ON_AFTER_CALL = MappingProxyType({DECIDING: PROMPTING, ENDING: ENDING})
+
+
+def _within_call(agent: Agent, command: cmd.Command | None, stop: str | None = None) -> AgentTransition:
+    """A command at a point inside a call (spec/loop-grain.md row 22), or with no command the rest
+    of a send held there (decisions G23, G30).  A listener of the call's discards, or a
+    continuation queued before it, calls there: the call runs in the phase the outer call came in,
+    and may stop at one of a waking send's own hops (:data:`INNER_HOPS`), where the send is held;
+    a call made where a send is held runs whole (three calls deep: not modelled).  The point then
+    holds the phase the run left, unless it was a crash, which ends the calls too."""
+    call = agent.call
+    assert call is not None
+    input_name = AUTO if command is None else classify(command)
+    if command is not None and not rows_at(agent, input_name):
         raise CommandRefused("INPUT-4", f"input '{input_name}' has no transition while the agent is {agent.phase}")
-    work = Work(attrs.evolve(agent, phase=agent.call.phase, call=None), command)
+    work = Work(attrs.evolve(agent, phase=call.phase, call=None), command)
     work.nested = True
-    _fire(work, input_name)
+    if command is None:
+        held = _held_send_goes_on(work, stop)
+    else:
+        held = _fire(work, input_name, stop=None if call.held or stop not in INNER_HOPS else stop) or (
+            call.held and work.agent.phase == call.phase)
+    inner = [] if call.held and command is not None else [(at, a) for at, a in work.hops if a.phase in INNER_HOPS]
     work.hops.clear()
     run = work.agent.running
-    if work.agent.phase == DECIDING and agent.call.phase != DECIDING and run is not None:
+    if work.agent.phase in GOES_ON_AFTER_CALL and call.phase != work.agent.phase and run is not None:
         # It started a driver, whose turn claimed and awaits the system prompt as the call returns
-        # (row 4): the pre-step's listeners are called only once the outer call is done.
+        # (row 4), or which a cancel at its start aborted (G30): the driver goes on only once the
+        # outer call is done.
         work.run = attrs.evolve(run, prompting=True)
     if input_name != "restart":
-        work.agent = attrs.evolve(work.agent, phase=agent.phase, call=attrs.evolve(agent.call, phase=work.agent.phase))
+        work.agent = attrs.evolve(work.agent, phase=agent.phase,
+                                  call=attrs.evolve(call, phase=work.agent.phase, held=held))
+        work.hops.extend((at, attrs.evolve(a, phase=agent.phase, call=attrs.evolve(call, phase=a.phase, held=True)))
+                         for at, a in inner)
     return _transition(work)
+
+
+def _held_send_goes_on(work: Work, stop: str | None) -> bool:
+    """The rest of a send held at one of its hops: hop by hop, to the hop ``stop`` (True) or until
+    the send returns (False), its driver awaiting the system prompt or, aborted at its start,
+    ending a microtask later (the hop ``ending``, after the outer call is done)."""
+    while True:
+        _fire(work, AUTO, fine=True)
+        if work.agent.phase not in INNER_HOPS:
+            return False
+        if work.agent.phase == stop:
+            return True
+        work.hops.append((len(work.trace), work.agent))
 
 
 def advance(agent: Agent, *, fine: bool = False, stop: str | None = None) -> AgentTransition:
     """The loop goes on by itself from a hop (no command): to its next await point, with ``fine``
     to its next hop, or to the next hop named ``stop``.  Anywhere else there is nothing to go on
-    from: INPUT-4 refuses."""
+    from: INPUT-4 refuses.  Where a send made inside a call is held, its own rest goes on."""
+    if agent.call is not None and agent.call.held:
+        return _within_call(agent, None, stop)
     if agent.phase not in HOPS:
         raise CommandRefused("INPUT-4", f"the loop goes on by itself only from a hop, not while the agent is "
                                         f"{agent.phase}")
@@ -444,7 +483,7 @@ def run_command(agent: Agent, command: cmd.LoopCommand) -> AgentTransition:
 
 def hops_passed(transition: AgentTransition) -> tuple[str, ...]:
     """The distinct hops a move's run passed, in the order it first passed each."""
-    return tuple(dict.fromkeys(at.phase for _, at in transition.hops))
+    return tuple(dict.fromkeys(at.stop_name for _, at in transition.hops))
 
 
 def stops_along(command: cmd.LoopCommand, transition: AgentTransition) -> tuple[cmd.LoopCommand, ...]:

@@ -40,7 +40,9 @@ class RunningTurn:
       (spec/loop-grain.md row 18);
     * ``prompting`` — the driver was started by a call made inside another call (a point of row
       22) and awaits the system prompt: its pre-step listeners are not called yet (row 4); once
-      that call has returned the loop stands at the hop ``prompting`` (decisions G25).
+      that call has returned the loop stands at the hop ``prompting`` (decisions G25); or, a
+      cancel having aborted it at its start, it ends a microtask after that call returns, from the
+      hop ``ending`` (decisions G30).
     """
 
     turn: int
@@ -71,10 +73,15 @@ class HeldAnswer:
 class CallInProgress:
     """At a point inside a call (the hops ``clearing`` and ``canceling``, spec/loop-grain.md row 22):
     the phase the agent stands in underneath (where the call came in, as the calls landing at the
-    point leave it), and the cancel whose rest is still to run (None for a clear)."""
+    point leave it), and the cancel whose rest is still to run (None for a clear).
+
+    ``held``: a waking send made at the point is itself stopped at one of its own hops, ``phase``
+    (``waking`` or ``starting``), where its listeners call in turn, two calls deep (decisions G30);
+    the send's rest runs before the outer call's."""
 
     phase: str
     cancel: cmd.Cancel | None = None
+    held: bool = False
 
 
 @attrs.frozen
@@ -100,6 +107,12 @@ class Agent:
     def loop_phase(self) -> str:
         """The loop's own phase: at a point inside a call, the phase the call came in."""
         return self.phase if self.call is None else self.call.phase
+
+    @property
+    def stop_name(self) -> str:
+        """Where the agent stands, as a command's ``stop`` names it: the hop a send made inside a
+        call is held at (decisions G30), else the phase."""
+        return self.call.phase if self.call is not None and self.call.held else self.phase
 
     @property
     def status(self) -> Status:

@@ -122,11 +122,12 @@ def step_result(events: Sequence[SessionEvent], run: RunningTurn, stopping_next:
 
 
 def with_refused_context(events: Sequence[SessionEvent], agent: Agent, result: cmd.StepResult,
-                         stopping_next: bool = False) -> cmd.StepResult:
+                         listeners_next: bool = False) -> cmd.StepResult:
     """``result``, or for a tool step whose ``step/end`` is followed by an ``error`` end, the same
     answer deferring the one pending message whose refusal the model words as that error; not when
-    the live stream calls the turn-stopping listeners next (``stopping_next``): the step then set
-    the turn's end, and the error is theirs.
+    the live stream calls listeners of this turn next (``listeners_next``): the turn-stopping ones
+    (the step set the turn's end) or the next step's pre-step (the turn went on), so the tool phase
+    did not throw, and the error is theirs.
 
     The log shows a tool's accepted context (its splices) but not a refused one: the real tool
     phase throws at the refused message, after its ``step/end``, and the turn ends ``error``
@@ -134,7 +135,7 @@ def with_refused_context(events: Sequence[SessionEvent], agent: Agent, result: c
     reading the error's text; none matching leaves ``result`` as it was, and the recorded error
     is then a difference."""
     run = agent.running
-    if not isinstance(result, cmd.ToolCalls) or result.context or run is None or stopping_next:
+    if not isinstance(result, cmd.ToolCalls) or result.context or run is None or listeners_next:
         return result
     failure = error_end(_after_step_end(events, run.turn, run.step))
     if failure is None:

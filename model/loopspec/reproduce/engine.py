@@ -188,14 +188,21 @@ class Engine:
             self.fail(f"the model emitted nothing here; the recording shows {what}", expected, None, rule)
         return self.pending.popleft()
 
-    def _stopping_next(self) -> bool:
-        """The recording calls the turn-stopping listeners next, before any pre-step: the step set the turn's end."""
+    def _rest_has_run(self) -> bool:
+        """The innermost open call was interrupted at a point inside it and its rest has run: the
+        loop goes on only after its ``op-end`` (a driver a call made inside it started, from
+        ``prompting`` or ``ending``; decisions G25, G30)."""
+        return bool(self.calls) and self.calls[-1].interrupted and self.agent.call is None
+
+    def _listeners_next(self) -> type[r.TurnStoppingInvoked | r.PreStepInvoked] | None:
+        """The listeners the recording calls next in this turn: the turn-stopping ones (the step set
+        the turn's end) or the next step's pre-step (the turn went on); None when it ends first."""
         for record in self.rec.records[self.index:]:
-            if isinstance(record, r.TurnStoppingInvoked):
-                return True
-            if isinstance(record, r.PreStepInvoked) or (isinstance(record, r.Marker) and record.type == TURN_END):
-                return False
-        return False
+            if isinstance(record, r.TurnStoppingInvoked | r.PreStepInvoked):
+                return type(record)
+            if isinstance(record, r.Marker) and record.type == TURN_END:
+                return None
+        return None
 
     def prepare(self, record: r.Marker | r.Notice | r.PreStepInvoked) -> None:
         """Nothing pending but the recording shows output: the log answers the await point first (or,
@@ -203,8 +210,12 @@ class Engine:
         if self.pending:
             return
         if self.agent.phase in HOPS and not (isinstance(record, r.Marker) and record.type not in MODEL_WRITTEN):
-            self.go_on()
-            return
+            call_in = self.agent.call
+            if call_in is not None:  # the rest of the call the agent stands inside, up to its return
+                self.go_on(stop=lifecycle.GOES_ON_AFTER_CALL.get(call_in.phase, PROMPTING))
+            elif not self._rest_has_run():
+                self.go_on()
+            return  # else the call is synchronous: the loop goes on only once it has returned
         phase, run = self.agent.phase, self.agent.running
         try:
             if isinstance(record, r.Marker) and record.type == SPLICED and not self.dead and not self.calls \
@@ -216,9 +227,9 @@ class Engine:
             if isinstance(record, r.Marker) and record.type not in MODEL_WRITTEN:
                 return
             if phase == STEPPING and run is not None:
-                events, stopping_next = () if self.dead else self.rec.events, self._stopping_next()
-                result = answers.step_result(events, run, stopping_next)
-                self.answer(answers.with_refused_context(events, self.agent, result, stopping_next))
+                events, listeners = () if self.dead else self.rec.events, self._listeners_next()
+                result = answers.step_result(events, run, listeners is r.TurnStoppingInvoked)
+                self.answer(answers.with_refused_context(events, self.agent, result, listeners is not None))
             elif phase == STOPPING and TURN_STOPPING not in self.windows:  # else its records answer it
                 self.answer(answers.turn_stopping(() if self.dead else self.rec.events, self.position))
             elif phase == DECIDING and run is not None and run.aborted is not None and PRE_STEP_HOOK not in \
@@ -306,10 +317,11 @@ def on_end(engine: Engine, end: r.OpEnd) -> None:
     call = engine.calls.pop()
     if call.interrupted:
         # The call's rest runs after the calls that landed inside it, before it returns; a driver
-        # one of them started goes on only after the return, from the hop prompting (also when the
-        # rest ran already, the recording showing some of it before the op-end).
-        if engine.agent.call is not None and not engine.pending:
-            engine.go_on(stop=PROMPTING)
+        # one of them started goes on only after the return, from the hop prompting or ending
+        # (also when the rest ran already, the recording showing some of it before the op-end).
+        call_in = engine.agent.call
+        if call_in is not None and not engine.pending:
+            engine.go_on(stop=lifecycle.GOES_ON_AFTER_CALL.get(call_in.phase, PROMPTING))
         elif engine.pending:
             engine.landed_at_a_hop()
     engine.check_quiet(f"the call {end.label!r} returned")

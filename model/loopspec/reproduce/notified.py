@@ -40,8 +40,8 @@ def on_notified_begin(engine: Engine, begin: r.OpBegin) -> None:
     if durable is not None and len(engine.calls) >= 2 and engine.calls[-2].interrupted:
         engine.unusable(
             f"the {begin.within} listener's call {begin.label!r} is made inside {_cause(engine)}, itself made at a "
-            "point inside another call: the model runs a call made at such a point whole, with no point of its own "
-            "(decisions G23, not modelled)")
+            "point inside another call, and not at one of a waking send's own hops: the model runs such a call "
+            "whole, with no point of its own (decisions G30, not modelled)")
     if durable is not None:
         engine.unusable(
             f"the {begin.within} listener's call {begin.label!r} is made before {_cause(engine)} has written "

@@ -32,7 +32,7 @@ from loopspec.check.live_shape import NOTIFYING
 from loopspec.data.json_value import JsonObject, Thawed
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import END_SEED, MODEL_WRITTEN, SPLICED, TOOL_RESULT
-from loopspec.log.tool_errors import ABORTED_CODE
+from loopspec.log.tool_errors import REPAIR_CODES
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.actions import DISPOSED_CAUSE
@@ -107,16 +107,21 @@ def _goes_on_first(engine: Engine) -> bool:
 
 def _loop_first(engine: Engine, record: r.LiveRecord) -> bool:
     """A graceful shutdown's cancel reaches the agent a few microtasks after its note, and the record
-    shows the loop going on until then: an event of the model call's stream or tool traffic (an
+    shows the loop going on until then: the pre-step's listeners called (the turn awaited its
+    system prompt, loop-grain row 4); an event of the model call's stream or tool traffic (an
     ``assistant/chunk``, a ``request/*``), which the loop passes through; or, at an await point
-    with input pending, an event other than a splice (the cancel's clear would write its splice
-    first), which the log's answer to that await point writes (a tool step's ``step/end``)."""
+    or a hop of the loop with input pending, an event other than a splice (the cancel's clear
+    would write its splice first), which the log's answer to that await point writes (a tool
+    step's ``step/end``) or the loop writes going on from the hop (``failing``'s ``turn/end``)."""
+    if isinstance(record, r.PreStepInvoked):  # the turn had its system prompt and called its listeners
+        return not engine.pending and engine.agent.phase == DECIDING
     if not isinstance(record, r.Marker) or engine.pending:
         return False
     if record.type not in MODEL_WRITTEN:
         return True
     agent = engine.agent
-    return record.type != SPLICED and agent.phase in AWAIT_POINTS and agent.inbox.has_pending
+    waits = agent.phase in AWAIT_POINTS or (agent.phase in HOPS and agent.call is None)
+    return record.type != SPLICED and waits and agent.inbox.has_pending
 
 
 def _shows(record: r.LiveRecord, item: Output) -> bool:
@@ -160,8 +165,8 @@ def _drained(engine: Engine) -> None:
     from the log as it would at a marker of that event; what it writes then is unheard output.
     Events the loop passes through come first, as at their markers (the aborted stream's
     ``assistant/message`` with ``interrupted``, written before its ``step/end``), and so do a
-    drained call's result with the runtime's aborted code (crash repair never writes that code)
-    and the splices of the context its tool deferred (decisions G28)."""
+    drained call's result, the runtime's aborted one or the tool's own (crash repair writes
+    neither), and the splices of the context its tool deferred (decisions G28)."""
     events, records = engine.rec.events, engine.rec.records
     line = records[min(engine.index, len(records) - 1)].line if records else 0
     drained = False  # a drained call's aborted result was written: its tool's context may follow
@@ -175,7 +180,7 @@ def _drained(engine: Engine) -> None:
         if agent.phase not in AWAIT_POINTS:
             return
         if event.type not in MODEL_WRITTEN and (event.type != TOOL_RESULT or _drained_answer(event)):
-            # Crash repair writes tool results too, but never the runtime's aborted one.
+            # Crash repair writes tool results too, but only with its own codes.
             engine.agent = attrs.evolve(agent, log=agent.log.append_events((event,)))
             drained = drained or event.type == TOOL_RESULT
             continue
@@ -193,9 +198,10 @@ def _drained(engine: Engine) -> None:
 
 
 def _drained_answer(event: SessionEvent) -> bool:
-    """``event`` (a ``tool/result``) is the tool runtime's aborted answer to a drained call (CANCEL-5)."""
+    """``event`` (a ``tool/result``) answers a drained call (CANCEL-5): the tool runtime's aborted
+    answer, or the tool's own result when it finished first; crash repair's codes are REPAIR-1's."""
     error = event.data.get("error") if isinstance(event.data, JsonObject) else None
-    return isinstance(error, JsonObject) and error.get("code") == ABORTED_CODE
+    return not isinstance(error, JsonObject) or error.get("code") not in REPAIR_CODES
 
 
 def _persisted(engine: Engine) -> Agent:
@@ -249,8 +255,10 @@ def before_record(engine: Engine, record: r.LiveRecord) -> None:
     boundary = engine.boundary
     if not isinstance(boundary, Boundary) or boundary.shut_down or isinstance(record, r.Note):
         return
-    if not boundary.crash and _loop_first(engine, record):
-        return  # the loop went on before the teardown's cancel reached the agent
+    if not boundary.crash and (_loop_first(engine, record) or engine.calls):
+        # The loop went on before the teardown's cancel reached the agent; or a call is open (a
+        # listener's, inside the loop's emit), and the cancel, a call of its own, waits for it.
+        return
     if boundary.crash or not engine.pending or (
             not _shows(record, engine.pending[0]) and engine.landed_at_a_hop(outside=True)):
         shut_down(engine)

@@ -104,6 +104,6 @@ def agent_key(agent: Agent, names: Renaming) -> Hashable:
         )
     events = agent.log.events
     marked = bool(events) and events[-1].type == END_SEED
-    call = agent.call  # at a point inside a call: the phase it came in, and the cancel still to finish
-    inside = None if call is None else (call.phase, call.cancel)
+    call = agent.call  # at a point inside a call: the phase it came in, the cancel still to finish,
+    inside = None if call is None else (call.phase, call.cancel, call.held)  # a send held at its hop
     return (agent.phase, lanes, running, marked, inside)

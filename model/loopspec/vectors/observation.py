@@ -94,7 +94,7 @@ def state_of(model: Model) -> Json:
         return {"inbox": dict(model.inbox.to_json())}
     return {
         "inbox": dict(model.inbox.to_json()),
-        "phase": model.phase,
+        "phase": model.stop_name,  # a send held inside a call reports its hop (decisions G30)
         "status": model.status,
         "lastTurn": model.last_turn,
     }

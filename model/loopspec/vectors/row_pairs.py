@@ -132,9 +132,11 @@ def _count(n: int) -> int:
 def abstract_key(agent: Agent) -> Key:
     """What the table's guards can read of an agent; see the module docstring."""
     inbox = (_count(len(agent.inbox.next_turn)), _count(len(agent.inbox.next_step)))
-    # At a point inside a call (loop-grain row 22): the phase underneath and the cancel still owed.
+    # At a point inside a call (loop-grain row 22): the phase underneath, the cancel still owed, and
+    # whether a send made there is held at its own hop (decisions G30).
     call = agent.call
-    inside = None if call is None else (call.phase, None if call.cancel is None else _kind(call.cancel.cause))
+    inside = None if call is None else (call.phase, None if call.cancel is None else _kind(call.cancel.cause),
+                                        call.held)
     run = agent.running
     if run is None:
         return (agent.phase, inbox, inside)

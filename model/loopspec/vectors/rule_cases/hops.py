@@ -6,8 +6,9 @@ family the seeded random lifecycles found outside the model before the hops exis
 G17-G20): a call after the pre-step's decision is returned and before the turn acts on it
 (family 1), after ``turn/end`` and before the next turn or ``idle`` (family 2), and the three
 listener calls of finding F10 (between a waking send's splice and the driver's start, between
-the running status and ``turn/start``, between ``agent/error`` and ``turn/end error``), and the
-calls of a clear's or a cancel's discarded listeners, inside the call (row 22, decisions G23).
+the running status and ``turn/start``, between ``agent/error`` and ``turn/end error``), the
+calls of a clear's or a cancel's discarded listeners, inside the call (row 22, decisions G23), and
+the calls of a waking send's own listeners when that send was made there (decisions G30, F19).
 """
 
 from __future__ import annotations
@@ -254,6 +255,32 @@ CASES: tuple[CaseSpec, ...] = (
          (*_PROMPTING, cmd.Restart()),
          all_of(event_types(4, TE, SEED), event_data(4, 0, "reason", {"kind": "interrupted"}), note_types(4),
                 final("inbox", {"next-turn": [], "next-step": []}), final("phase", "idle"), final("lastTurn", 1))),
+    case("hops/send/input-1-send-at-prompting-joins-next-turn", ("INPUT-1",),
+         "A send that does not wake, made while the driver a follow-up started inside a clear awaits its "
+         "system prompt, joins next-turn; the driver then goes on to the pre-step, which enters the follow-up.",
+         (*_PROMPTING, cmd.Send(m("c"), InboxTarget.NEXT_TURN, False), GO_ON, ENTER),
+         all_of(event_types(4, SPL), event_data(4, 0, "target", "next-turn"), note_types(4, INS),
+                event_types(5), event_types(6, SS, UM), final("phase", "stepping"), final("lastTurn", 1))),
+    # ---- a waking send made inside a clear or a cancel, held at its own hops (decisions G30, F19) ----
+    case("hops/append/input-2-a-sends-inserted-listener-calls-inside-a-clear", ("INPUT-2", "SPLICE-8"),
+         "A follow-up made between a clear's lists stops at its own waking, where a listener of its inserted "
+         "appends to next-turn; the follow-up's rest starts the driver, whose turn claims the follow-up, and "
+         "only then does the clear's rest discard what is left of next-turn.",
+         (cmd.Append(InboxTarget.NEXT_STEP, m("a")), Stopping(cmd.Clear(), CLEARING),
+          Stopping(cmd.followup(m("b")), WAKING), cmd.Append(InboxTarget.NEXT_TURN, m("c")), GO_ON, GO_ON, ENTER),
+         all_of(event_types(2, SPL), note_types(2, INS), event_types(3, SPL), note_types(3, INS),
+                event_types(4, TS, SPL), note_types(4, STAT, CLM), event_types(5, SPL), note_types(5, DIS),
+                event_types(6, SS, UM), final("phase", "stepping"), final("lastTurn", 1))),
+    case("hops/cancel/cancel-3-a-driver-aborted-at-its-start-inside-a-cancel-ends-after-it",
+         ("CANCEL-3", "CANCEL-1", "STATUS-1"),
+         "A follow-up made between a cancel's lists while idle stops at its own starting, where a listener of "
+         "its running status cancels: the driver never starts a turn, and it goes idle only once the outer "
+         "cancel's rest has run; a follow-up after that starts the first turn.",
+         (cmd.Append(InboxTarget.NEXT_STEP, m("a")), Stopping(cmd.Cancel(), CLEARING),
+          Stopping(cmd.followup(m("b")), STARTING), cmd.Cancel(), GO_ON, GO_ON, cmd.followup(m("c"))),
+         all_of(event_types(2, SPL), note_types(2, INS, STAT), event_types(3, SPL), note_types(3, DIS),
+                event_types(4), note_types(4), event_types(5), note_types(5, STAT),
+                event_types(6, SPL, TS, SPL), final("lastTurn", 1))),
     # ---- the hop replaying: a latched wake's driver went idle, its status's listeners act ----
     case("hops/cancel/cancel-4-a-cancel-at-replaying-leaves-nothing-to-replay", ("CANCEL-4", "CANCEL-1"),
          "A listener of the idle status of a driver that latched a wake cancels: the agent is idle, so the "
