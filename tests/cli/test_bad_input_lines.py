@@ -18,6 +18,10 @@ LOG = REAL_TRACES / "inbox_replace.events.jsonl"
 LIVE = REAL_TRACES / "inbox_replace.live.jsonl"
 
 
+# The tests of the packed fixture run on one worker: packing is most of their time, done once.
+SHARES_THE_PACKED = pytest.mark.xdist_group("packed-suite")
+
+
 @pytest.fixture(scope="module")
 def packed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("packed")
@@ -27,6 +31,7 @@ def packed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return archive
 
 
+@SHARES_THE_PACKED
 def test_a_missing_adapter_is_said_once_and_nothing_is_listed(packed: Path) -> None:
     done = run_loopspec("vectors", "run", packed, "--", "./no-such-adapter")
     assert done.returncode == 2
@@ -43,6 +48,7 @@ def test_drive_and_explore_say_the_same_of_a_missing_adapter() -> None:
             f"loopspec {argv[0]}: cannot start './no-such-adapter': No such file or directory"]
 
 
+@SHARES_THE_PACKED
 def test_the_packed_suite_runs_as_it_is(packed: Path) -> None:
     done = run_loopspec("vectors", "run", packed, "--select", "splice", "--", "loopspec", "adapter")
     assert done.returncode == 0, done.stderr

@@ -17,6 +17,9 @@ from loopspec.vectors.adapter.client import PROTOCOL
 from loopspec.vectors.pack import archive_name, pack
 from loopspec.vectors.suite import SUITE_FORMAT
 
+# The tests of the packed fixture run on one worker: packing is most of their time, done once.
+SHARES_THE_PACKED = pytest.mark.xdist_group("packed-archives")
+
 
 @pytest.fixture(scope="module")
 def packed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
@@ -28,12 +31,14 @@ def packed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return first / name, second / name
 
 
+@SHARES_THE_PACKED
 def test_the_same_version_packs_to_the_same_bytes(packed: tuple[Path, Path]) -> None:
     first, second = packed
     assert first.name == f"loopspec-vectors-{package_version()}.tar.gz"
     assert first.read_bytes() == second.read_bytes()
 
 
+@SHARES_THE_PACKED
 def test_the_archive_metadata_is_fixed(packed: tuple[Path, Path]) -> None:
     data = packed[0].read_bytes()
     assert data[:2] == b"\x1f\x8b"
@@ -51,6 +56,7 @@ def test_the_archive_metadata_is_fixed(packed: tuple[Path, Path]) -> None:
     assert {m.mode for m in members if m.isdir()} == {0o755}
 
 
+@SHARES_THE_PACKED
 def test_the_manifest_names_formats_version_and_digest(packed: tuple[Path, Path]) -> None:
     root = f"loopspec-vectors-{package_version()}"
     with tarfile.open(packed[0]) as tar:
@@ -67,6 +73,7 @@ def test_the_manifest_names_formats_version_and_digest(packed: tuple[Path, Path]
     assert manifest["counts"]["cases"] == len(manifest["cases"]) > 50
 
 
+@SHARES_THE_PACKED
 def test_the_unpacked_suite_runs(packed: tuple[Path, Path], tmp_path: Path) -> None:
     with tarfile.open(packed[0]) as tar:
         if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later

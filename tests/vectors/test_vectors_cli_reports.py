@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -89,6 +90,46 @@ def test_select(suite: Path, pattern: str, prefix: str) -> None:
     report = run_suite(suite, lambda: InProcessAdapter(ModelHandler().handle), io.StringIO(), select=[pattern])
     assert report.results
     assert all(r.id.startswith(prefix) for r in report.results)
+
+
+def _run(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "loopspec", "vectors", "run", *map(str, args)],
+                          capture_output=True, text=True, check=False)
+
+
+def test_a_selection_that_passes_claims_no_conformance(suite: Path) -> None:
+    """A subset is no conformance (issue 40): every format says what was selected, out of what, and
+    with what it was judged; the JSON's ``conforms`` is null and the exit code 0 (nothing failed)."""
+    manifest = hashlib.sha256((suite / "manifest.json").read_bytes()).hexdigest()
+    text = _run(suite, "--select", "SPLICE-3", "--", *REFERENCE)
+    assert text.returncode == 0, text.stderr
+    last = text.stdout.splitlines()[-1]
+    assert "selected case(s) of profile full passed" in last
+    assert "a selection proves no conformance" in last
+    assert " conforms " not in text.stdout
+    assert f"judged with suite {suite} (sha256 {manifest[:16]}" in text.stdout
+    assert "--select SPLICE-3" in text.stdout
+    data = json.loads(_run(suite, "--select", "SPLICE-3", "--format", "json", "--", *REFERENCE).stdout)
+    assert data["conforms"] is None
+    assert data["selection"] == ["SPLICE-3"]
+    assert data["suite"] == {"path": str(suite), "sha256": manifest,
+                             "cases": len(json.loads((suite / "manifest.json").read_text())["cases"])}
+    assert data["tool"]
+    assert data["spec"].startswith("sha256:")
+    junit = ET.fromstring(_run(suite, "--select", "SPLICE-3", "--format", "junit", "--", *REFERENCE).stdout)
+    properties = {p.get("name"): p.get("value") for p in junit.findall("testsuite/properties/property")}
+    assert properties["selection"] == "SPLICE-3"
+    assert properties["suite.sha256"] == manifest
+
+
+def test_a_selection_that_fails_is_still_a_failure(suite: Path) -> None:
+    from vectors.fixtures import WrongRemove
+
+    out = io.StringIO()
+    report = run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out, select=["SPLICE-7"])
+    assert report.conforms is False
+    assert "does NOT conform to profile full" in out.getvalue().splitlines()[-1]
+    assert "selected case(s) failed or were not run" in out.getvalue().splitlines()[-1]
 
 
 def test_select_by_rule_uses_the_cases_rules(suite: Path) -> None:

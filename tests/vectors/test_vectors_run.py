@@ -78,15 +78,25 @@ def test_a_single_case_file_runs_without_manifest(suite: Path) -> None:
     assert not run_suite(case, lambda: InProcessAdapter(WrongRemove().handle), io.StringIO()).ok
 
 
-def test_a_tampered_case_file_fails_unrun(suite: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("damage", ["edited", "deleted"])
+def test_a_broken_suite_is_unusable_input_and_claims_nothing(suite: Path, tmp_path: Path, damage: str) -> None:
+    """A case file edited or deleted after generation: the run says the suite is broken and exits 2,
+    never that the implementation does not conform (issue 40)."""
     copy = tmp_path / "suite"
     subprocess.run(["cp", "-r", str(suite), str(copy)], check=True)
     victim = copy / "splice/append/splice-1-append-prepend.json"
-    victim.write_text(victim.read_text().replace('"start": 1', '"start": 0'))
-    out = io.StringIO()
-    report = run_suite(copy, lambda: InProcessAdapter(ModelHandler().handle), out)
-    assert [r.id for r in report.results if r.status == "fail"] == ["splice/append/splice-1-append-prepend"]
-    assert "checksum" in out.getvalue()
+    if damage == "edited":
+        victim.write_text(victim.read_text().replace('"start": 1', '"start": 0'))
+    else:
+        victim.unlink()
+    done = subprocess.run([sys.executable, "-m", "loopspec", "vectors", "run", str(copy), "--format", "junit", "--",
+                           "loopspec", "adapter"], capture_output=True, text=True, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    why = "checksum differs from manifest.json" if damage == "edited" else "cannot read"
+    assert done.stderr.startswith(f"loopspec vectors run: {copy}: the suite is broken, so nothing was tested: 1 of ")
+    assert f"splice/append/splice-1-append-prepend: {why}" in done.stderr
+    assert "conform" not in done.stderr
 
 
 @pytest.mark.parametrize(("mode", "what"), [

@@ -154,13 +154,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              help="report format on stdout: text (a line per case), json, or junit (XML)")
     run_options.add_argument("--select", action="append", default=[], metavar="PATTERN",
                              help="run only matching cases (repeatable): a rule ID (SPLICE-3), an area (splice) or "
-                                  "a glob over case ids ('lifecycle/*')")
+                                  "a glob over case ids ('lifecycle/*'); a selection proves no conformance")
     run = sub.add_parser("run", parents=[run_options],
                          help="run a suite (or one case file) against an adapter: run DIR -- COMMAND...",
                          description="Run every case of a suite (or one case file) that the adapter's capability "
                          "profile can run against the adapter started with the command line after --; see "
-                         "spec/adapter-protocol.md. Exit 0: the adapter conforms to its profile; 1: a case of its "
-                         "profile failed or was not run; 2: usage error, unreadable suite, empty selection or an "
+                         "spec/adapter-protocol.md. Exit 0: every case run of the adapter's profile passed (the "
+                         "adapter conforms to its profile when no --select chose them); 1: a case of its profile "
+                         "failed or was not run; 2: usage error, unreadable or broken suite, empty selection or an "
                          "adapter that cannot be started.")
     run.add_argument("suite", type=Path, help="suite directory (with manifest.json), a packed suite "
                      "(loopspec-vectors-VERSION.tar.gz, read as it is) or one case file")

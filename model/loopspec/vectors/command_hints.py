@@ -202,6 +202,8 @@ def _tool_phase(gen: Generator, agent: Agent) -> cmd.Command:
         # (the last one's answer closes the step, finding F9).
         options = (lambda: cmd.ToolCall(), lambda: cmd.ToolCall(),
                    lambda: cmd.ToolCall(started=False))
+        if run.calls:  # one call announced: an abort now is CANCEL-5's shortest path (its drain or skip)
+            options += (lambda: cmd.Cancel(keep_inbox=True),)
     return gen.ch.pick(options)()
 
 

@@ -4,7 +4,10 @@ A case is ``pass``, ``fail`` or ``not-run``; a not-run case says why: ``outside-
 needs a command the adapter's profile does not have — this does not fail the run),
 ``unsupported`` (the adapter answered ``unsupported`` to a command of its own profile) or
 ``no-adapter`` (the adapter could not be started).  The verdict is per profile: an
-implementation *conforms to profile P* when every case of the suite that P can run passed.
+implementation *conforms to profile P* when every case of the suite that P can run passed.  A run
+of a selection (``--select``) proves no conformance, however it ends: it says how many of the
+suite's cases it ran, and a failure in it is still a failure.  Every report names what it judged
+with (:class:`Provenance`): the suite and its digest, the selection, the tool and the spec.
 """
 
 from __future__ import annotations
@@ -45,10 +48,33 @@ class CaseResult:
 
 
 @attrs.frozen
+class Provenance:
+    """What a run judged with: the suite (its path, the digest of its manifest or case file, how many
+    cases it holds), the selection that chose the cases run, loopspec's version and its spec's digest."""
+
+    suite: str = ""
+    digest: str = ""
+    cases: int = 0
+    selection: tuple[str, ...] = ()
+    tool: str = ""
+    spec: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {"suite": {"path": self.suite, "sha256": self.digest, "cases": self.cases},
+                "selection": list(self.selection), "tool": self.tool, "spec": self.spec}
+
+    def line(self) -> str:
+        chosen = f"--select {' '.join(self.selection)}" if self.selection else "every case"
+        return (f"suite {self.suite} (sha256 {self.digest[:16]}, {self.cases} case(s)), {chosen}; "
+                f"loopspec {self.tool}, spec {self.spec[:23]}")
+
+
+@attrs.frozen
 class RunReport:
     implementation: str
     results: tuple[CaseResult, ...]
     profile: str = "full"
+    provenance: Provenance = Provenance()
 
     def count(self, status: str) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -62,7 +88,15 @@ class RunReport:
 
     @property
     def ok(self) -> bool:
+        """Nothing ran failed or went unrun (the exit code); conformance needs the whole suite too."""
         return bool(self.of_profile) and not any(r.counts_against for r in self.results)
+
+    @property
+    def conforms(self) -> bool | None:
+        """True or False for a run of the whole suite; a selection that passed establishes nothing (None)."""
+        if self.provenance.selection and self.ok:
+            return None
+        return self.ok
 
     def verdict(self) -> str:
         mine = self.of_profile
@@ -74,12 +108,18 @@ class RunReport:
         # "every case of the suite ran".
         outside = self.count_reason(OUTSIDE_PROFILE)
         others = f"; {outside} case(s) of other profiles only, not run" if outside else ""
+        chosen = self.provenance.selection
+        if chosen and self.ok:
+            return (f"the {len(mine)} selected case(s) of profile {self.profile} passed against "
+                    f"{self.implementation} ({len(self.results)} of the suite's {self.provenance.cases} case(s), "
+                    f"--select {' '.join(chosen)}{others}); a selection proves no conformance: run every case")
         if self.ok:
             passed = f"{len(mine)} case(s) of the profile passed"
             return f"{self.implementation} conforms to profile {self.profile} ({passed}{others})"
         bad = sum(1 for r in mine if r.counts_against)
+        which = "selected case(s)" if chosen else "case(s) of the profile"
         return (f"{self.implementation} does NOT conform to profile {self.profile}: "
-                f"{bad} of {len(mine)} case(s) of the profile failed or were not run{others}")
+                f"{bad} of {len(mine)} {which} failed or were not run{others}")
 
     def summary(self) -> str:
         outside = self.count_reason(OUTSIDE_PROFILE)
@@ -109,6 +149,7 @@ def case_line(result: CaseResult) -> str:
 def write_text_end(report: RunReport, out: TextIO) -> None:
     out.write("per area:\n" + "\n".join(report.area_lines()) + "\n")
     out.write(report.summary() + "\n")
+    out.write("judged with " + report.provenance.line() + "\n")
     out.write(report.verdict() + "\n")
 
 
@@ -117,7 +158,8 @@ def as_json(report: RunReport) -> dict[str, object]:
         "format": RUN_FORMAT,
         "implementation": report.implementation,
         "profile": report.profile,
-        "conforms": report.ok,
+        **report.provenance.to_json(),
+        "conforms": report.conforms,
         "verdict": report.verdict(),
         "counts": {PASS: report.count(PASS), FAIL: report.count(FAIL), NOT_RUN: report.count(NOT_RUN),
                    OUTSIDE_PROFILE: report.count_reason(OUTSIDE_PROFILE)},
@@ -146,11 +188,21 @@ def _testcase(r: CaseResult) -> str:
     return f"{head}>\n   <error type={quoteattr(r.reason)} message={message}><![CDATA[{body}]]></error>\n  </testcase>"
 
 
+def _flat(provenance: Provenance) -> list[tuple[str, str]]:
+    return [("suite", provenance.suite), ("suite.sha256", provenance.digest), ("suite.cases", str(provenance.cases)),
+            ("selection", " ".join(provenance.selection)), ("loopspec", provenance.tool), ("spec", provenance.spec)]
+
+
+def _property(name: str, value: str) -> str:
+    return f"<property name={quoteattr(name)} value={quoteattr(value)}/>"
+
+
 def write_junit(report: RunReport, out: TextIO) -> None:
     """JUnit XML: one ``testsuite`` per area, skipped for cases outside the profile."""
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     out.write(f'<testsuites name={quoteattr("loopspec vectors: " + report.verdict())} tests="{len(report.results)}" '
               f'failures="{report.count(FAIL)}">\n')
+    properties = f"  <properties>{''.join(_property(k, v) for k, v in _flat(report.provenance))}</properties>"
     by_area: dict[str, list[CaseResult]] = {}
     for r in report.results:
         by_area.setdefault(r.area, []).append(r)
@@ -159,6 +211,6 @@ def write_junit(report: RunReport, out: TextIO) -> None:
         errors = sum(1 for r in results if r.status == NOT_RUN and r.reason != OUTSIDE_PROFILE)
         skipped = sum(1 for r in results if r.reason == OUTSIDE_PROFILE)
         out.write(f' <testsuite name={quoteattr("loopspec." + area)} tests="{len(results)}" failures="{failures}" '
-                  f'errors="{errors}" skipped="{skipped}">\n')
+                  f'errors="{errors}" skipped="{skipped}">\n{properties}\n')
         out.write("\n".join(_testcase(r) for r in results) + "\n </testsuite>\n")
     out.write("</testsuites>\n")

@@ -6,9 +6,10 @@ with the expected one (spec/command-language.md, Comparing observations), then t
 audited by the time policy, the log checker and the live checker (:mod:`.audit`).  A case fails
 at its first differing observation, reported with the path of the first differing JSON value, or
 with the audit's findings (rule ID and seq).  A case whose file does not match the manifest's
-checksum fails unrun.  A case that needs a command outside the adapter's profile is not run and
-does not fail the run.  If the adapter dies or hangs, the case in progress fails and the adapter
-is started again for the next case.
+checksum, or that cannot be read, makes the whole suite unusable: nothing is run and nothing is
+claimed about the implementation (a broken input is no finding).  A case that needs a command
+outside the adapter's profile is not run and does not fail the run.  If the adapter dies or
+hangs, the case in progress fails and the adapter is started again for the next case.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from loopspec.rules.catalogue import RULE_ID_PATTERN
+from loopspec.rules.shipped import package_version, spec_digest
 from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
 from loopspec.vectors.audit import audit
 from loopspec.vectors.case_reading import read_case
@@ -36,6 +38,7 @@ from loopspec.vectors.run_report import (
     PASS,
     UNSUPPORTED,
     CaseResult,
+    Provenance,
     RunReport,
     case_line,
     write_json,
@@ -142,13 +145,28 @@ def run_case(adapter: Adapter, case_id: str, case: Json) -> CaseResult:
     return CaseResult(case_id, PASS)
 
 
+# How many broken cases an unusable suite's message names before it counts the rest.
+NAMED_BROKEN = 5
+
+
 def load_cases(path: Path) -> list[Loaded]:
-    """The cases of a suite directory or packed suite (checked against its manifest), or one case file as is."""
+    """The cases of a suite directory or packed suite (checked against its manifest), or one case file as is.
+
+    A suite any of whose cases is missing, unreadable or not what its manifest says is refused
+    whole (:class:`SuiteUnreadable`): its verdict would be about the suite, not the implementation."""
     if path.is_dir() or is_archive(path):
         read = _folder_reader(path) if path.is_dir() else _archive_reader(path)
         entries = load_manifest(path, read)["cases"]
         assert isinstance(entries, list)
-        return [_load_case(read, entry) for entry in entries]
+        loaded = [_load_case(read, entry) for entry in entries]
+        broken = [f"{case_id}: {why}" for case_id, case, why in loaded if case is None]
+        if broken:
+            more = len(broken) - NAMED_BROKEN
+            raise SuiteUnreadable(
+                f"{path}: the suite is broken, so nothing was tested: {len(broken)} of its {len(loaded)} "
+                f"case(s) cannot be used ({'; '.join(broken[:NAMED_BROKEN])}{f'; and {more} more' if more > 0 else ''}"
+                "); generate or unpack it again")
+        return loaded
     if not path.exists():
         raise SuiteUnreadable(f"{path}: no such suite folder, archive or case file")
     try:
@@ -160,6 +178,15 @@ def load_cases(path: Path) -> list[Loaded]:
     except ValueError:
         raise SuiteUnreadable(f"{path}: not a suite folder, a packed suite or a vector case (a JSON file)") from None
     return [(str(case["id"]), case, "")]
+
+
+def suite_digest(path: Path) -> str:
+    """The SHA-256 a run names its suite by: a packed suite's or a case file's bytes, a folder's manifest
+    (which holds every case's own checksum)."""
+    try:
+        return hashlib.sha256((path / "manifest.json" if path.is_dir() else path).read_bytes()).hexdigest()
+    except OSError as err:
+        raise SuiteUnreadable(f"{path}: cannot read ({err.strerror or err})") from None
 
 
 def _archive_reader(path: Path) -> Read:
@@ -240,7 +267,10 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
     its case and is started again (``connect``) for the next one; if it cannot be started the
     remaining cases are not run.
     """
-    loaded = select_cases(load_cases(suite), select)
+    every = load_cases(suite)
+    loaded = select_cases(every, select)
+    provenance = Provenance(str(suite), suite_digest(suite), len(every), tuple(select), package_version(),
+                            spec_digest())
     results: list[CaseResult] = []
     meter = _Progress(progress, len(loaded))
     adapter, why = _connect(connect)
@@ -255,15 +285,14 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
             meter.close()
             out.write(case_line(result) + "\n")
 
-    for position, (case_id, case, problem) in enumerate(loaded):
+    for position, (case_id, case, _) in enumerate(loaded):
+        assert case is not None, "load_cases refuses a suite with a broken case"
         meter.show(position, case_id)
         if adapter is None and not why:
             adapter, why = _connect(connect)
         if adapter is None:
             emit(CaseResult(case_id, NOT_RUN, "the adapter was not started again: "
                             + why.splitlines()[0], NO_ADAPTER))
-        elif case is None:
-            emit(CaseResult(case_id, FAIL, problem))
         else:
             try:
                 emit(run_case(adapter, case_id, case))
@@ -274,6 +303,6 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
     meter.close()
     if adapter is not None:
         adapter.close()
-    report = RunReport(implementation, tuple(results), profile)
+    report = RunReport(implementation, tuple(results), profile, provenance)
     {"json": write_json, "junit": write_junit}.get(fmt, write_text_end)(report, out)
     return report
