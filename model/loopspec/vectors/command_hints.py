@@ -203,7 +203,7 @@ def _tool_phase(gen: Generator, agent: Agent) -> cmd.Command:
         options = (lambda: cmd.ToolCall(), lambda: cmd.ToolCall(),
                    lambda: cmd.ToolCall(started=False))
         if run.calls:  # one call announced: an abort now is CANCEL-5's shortest path (its drain or skip)
-            options += (lambda: cmd.Cancel(keep_inbox=True),)
+            options += (lambda: cmd.Cancel(keep_inbox=gen.ch.pick((True, False))),)
     return gen.ch.pick(options)()
 
 
