@@ -126,11 +126,8 @@ BREAKS: list[tuple[str, str, Edit, str]] = [
     ("single_followup", "inserted names another message", _other_message, "NOTIFY-2"),
     ("cancel_with_pending_inbox", "discarded after the next durable record", _late_discard, "NOTIFY-4"),
     ("single_followup", "agent/status repeats a value", _status_twice, "STATUS-1"),
-    ("single_followup", "a durable marker names another type", _marker_type, "LOG-5"),
     ("steer_during_tool_call", "a durable marker is missing", _marker_missing, "LOG-5"),
     ("three_quick_followups", "the stream ends before the log", _stream_ends_early, "LOG-5"),
-    ("resume_crash_mid_turn", "the dead process's reports are not skipped without a crash note", _no_crash_note,
-     "LOG-5"),
 ]
 
 
@@ -140,6 +137,26 @@ def test_a_broken_live_stream_is_rejected(tmp_path: Path, name: str, edit: Edit,
     log = REAL_TRACES / f"{name}.events.jsonl"
     assert _check(tmp_path, log, _records(name)) == ()
     assert _check(tmp_path, log, edit(_records(name)))[0] == rule
+
+
+@pytest.mark.rule("LOG-5")
+@pytest.mark.parametrize(("name", "edit", "said"), [
+    ("single_followup", _marker_type, 'marks seq 3 as "turn/start"'),
+    # Without its crash note, the dead process's markers name the stored log's repair closers.
+    ("resume_crash_mid_turn", _no_crash_note, "marks seq 11 as"),
+], ids=["a durable marker names another type", "the dead process's reports without a crash note"])
+def test_a_stream_whose_markers_name_other_events_is_not_this_logs(tmp_path: Path, name: str, edit: Edit,
+                                                                    said: str) -> None:
+    """Decisions S9: a marker is the recorder's note of the append it saw, so a marker of another type
+    shows a recording of another session (or of a process the log never heard of): the pair is
+    unusable input, as render and reproduce say, never a finding against the implementation."""
+    live = tmp_path / "x.live.jsonl"
+    live.write_text("".join(json.dumps(r) + "\n" for r in edit(_records(name))), encoding="utf-8")
+    result = check_file(REAL_TRACES / f"{name}.events.jsonl", CheckOptions(all=True), live=live)
+    assert result.status == "unusable", result
+    assert result.problem is not None
+    assert "is not the live recording of this log" in result.problem
+    assert said in result.problem
 
 
 S5_LOG = [

@@ -156,7 +156,7 @@ def test_an_unreadable_folder_is_reported(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(os, "scandir", scandir)
     files, problems = reader.discover([locked])
     assert files == []
-    assert problems == [f"{locked}: cannot read (Permission denied)"]
+    assert [str(p) for p in problems] == [f"{locked}: cannot read (Permission denied)"]
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any folder")

@@ -49,10 +49,11 @@ def test_a_difference_exits_1_naming_file_line_seq_and_rule(capsys: pytest.Captu
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"wrong_cancel_cause: DIFFERENT at {SYNTHETIC}/differs/wrong_cancel_cause.events.jsonl:12 "
                       "seq 11: the turn/end event [END-1]")
-    assert out[1].startswith("    recording: ")
-    assert '"reason": {"kind": "user"}' in out[1]
-    assert out[2].startswith("    model:     ")
-    assert '"reason": {"kind": "disposed"}' in out[2]
+    assert out[1] == '    first difference: $.data.reason.reason.kind: the model "disposed", the recording "user"'
+    assert out[2].startswith("    recording: ")
+    assert '"reason": {"kind": "user"}' in out[2]
+    assert out[3].startswith("    model:     ")
+    assert '"reason": {"kind": "disposed"}' in out[3]
 
 
 def test_several_folders_report_together(capsys: pytest.CaptureFixture[str]) -> None:

@@ -130,7 +130,10 @@ def test_replay(installed: Installed) -> None:
 
 
 def test_vectors_generate_run_and_pack(installed: Installed) -> None:
-    assert installed.run("vectors", "generate", "--out", "suite").returncode == 0
+    done = installed.run("vectors", "generate", "--out", "suite")
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"suite: wrote [\d,]+ case\(s\): [\d,]+ hand-written, [\d,]+ row, 60 random walk \(20 per "
+                        r"profile\), [\d,]+ row-pair; .*", done.stdout.strip()), done.stdout
     manifest = json.loads((installed.work / "suite" / "manifest.json").read_text(encoding="utf-8"))
     assert (manifest["specVersion"], manifest["specDigest"]) == (VERSION, spec_digest())
     assert manifest["uncoveredRules"] == []
@@ -161,6 +164,18 @@ def test_docs_says_what_it_needs(installed: Installed) -> None:
     assert done.stdout == ""
     assert "source checkout" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_explore_keeps_a_document_only_where_it_is_told(installed: Installed) -> None:
+    """No checkout around the package: no document under the venv is checked or written."""
+    for mode in ("--check-doc", "--write-doc"):
+        done = installed.run("explore", "--scope", "dev", mode)
+        assert done.returncode == 2, done
+        assert "name the document with --doc FILE" in done.stderr
+    done = installed.run("explore", "--scope", "dev", "--check-doc", "--doc", "nowhere.md")
+    assert (done.returncode, done.stderr.strip()) == (
+        2, "loopspec explore: nowhere.md does not exist: nothing to check (--write-doc writes it)")
+    assert not (installed.work / "nowhere.md").exists()
 
 
 def test_the_licence_and_the_spec_ship(installed: Installed) -> None:

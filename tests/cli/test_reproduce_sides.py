@@ -13,10 +13,11 @@ def test_a_difference_shows_the_recording_and_the_model_under_their_names() -> N
     done = run_loopspec("reproduce", DIFFERS)
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[1].startswith("    recording: ")
-    assert '"reason": {"kind": "user"}' in lines[1]  # what the recorded implementation wrote
-    assert lines[2].startswith("    model:     ")
-    assert '"reason": {"kind": "disposed"}' in lines[2]  # what the model writes there
+    assert lines[1] == '    first difference: $.data.reason.reason.kind: the model "disposed", the recording "user"'
+    assert lines[2].startswith("    recording: ")
+    assert '"reason": {"kind": "user"}' in lines[2]  # what the recorded implementation wrote
+    assert lines[3].startswith("    model:     ")
+    assert '"reason": {"kind": "disposed"}' in lines[3]  # what the model writes there
     assert "expected" not in done.stdout
     assert "got:" not in done.stdout
 

@@ -73,4 +73,4 @@ def test_a_full_run_names_the_cases_of_other_profiles(tmp_path: Path) -> None:
     # The selection is named and claims no conformance (issue 40); the other profiles' cases are counted.
     assert re.fullmatch(r"the \d+ selected case\(s\) of profile full passed against loopspec-model [\d.]+ "
                         r"\(\d+ of the suite's \d+ case\(s\), --select claim; \d+ case\(s\) of other profiles "
-                        r"only, not run\); a selection proves no conformance: run every case", verdict), verdict
+                        r"only skipped\); a selection proves no conformance: run every case", verdict), verdict

@@ -61,7 +61,7 @@ def test_a_message_keeps_every_field_it_was_read_with(extra: dict[str, object]) 
 
 @pytest.mark.parametrize(("raw", "defect"), [
     ([], "a message must be a JSON object, got list"),
-    ({"role": "user", "content": [], "source": {}}, "a message needs a string id, got None"),
+    ({"role": "user", "content": [], "source": {}}, "a message needs a string id, got null"),
     ({"id": 7, "role": "user", "content": [], "source": {}}, "a message needs a string id, got 7"),
     ({"id": "m", "role": "assistant", "content": [], "source": {}}, "role must be 'user', got 'assistant'"),
     ({"id": "m", "role": "user", "content": "hi", "source": {}}, "content must be an array"),

@@ -69,6 +69,8 @@ OUT_OF_SCOPE = {
         "LOG-12-plugin-rewrites-tool-results-between-steps", "CLAIM-6-tool-result-rewritten-before-a-due-claim",
         "LOG-12-replacement-hides-an-event-it-does-not-cite", "LOG-12-replacement-not-in-the-sessions-shape",
         "LOG-12-replacement-of-an-event-already-replaced", "LOG-12-tool-result-rewrite-changes-more-than-content")},
+    # Invalid too (REPAIR-1), but its answer announces two calls in one message (decisions H5).
+    "REPAIR-1-repair-leaves-tool-call-unanswered.events.jsonl": "an assistant/message announcing several calls",
 }
 PATHS = (("type",), ("time",), ("data",), ("data", "turn"), ("data", "step"), ("data", "start"),
          ("data", "removedCount"), ("data", "target"), ("data", "outcome"), ("data", "inserted"),

@@ -95,7 +95,7 @@ def test_the_cli_tours_an_adapter_and_writes_the_case(tmp_path: Path) -> None:
     mutant = [sys.executable, str(ROOT / "tests" / "vectors" / "mutants" / "run.py"), "seq-from-one"]
     failed = explore_cli("--tour", "--ids", "1", "--depth", "2", "--counterexample", str(out), "--", *mutant)
     assert failed.returncode == 1, failed.stderr
-    assert CONFORMS in failed.stdout
+    assert "DISAGREEMENT: " in failed.stdout  # the broken invariant is that answers agree (CONFORMS)
     assert "counterexample (1 command(s))" in failed.stdout
     assert out.is_file()
     passed = explore_cli("--tour", "--ids", "1", "--depth", "2", "--", sys.executable, "-m", "loopspec", "adapter")

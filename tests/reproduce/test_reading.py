@@ -60,8 +60,8 @@ LIVE_EDITS: list[LiveEdit] = [
     ("cancel_with_pending_inbox", 29, lambda row: _with(row, args={"cause": {"kind": "user"}, "keepInbox": 1}),
      "'keepInbox' must be a boolean"),
     ("resume_crash_mid_turn", 25, lambda row: _with(row, crash="yes"), "'crash' must be a boolean"),
-    ("single_followup", 2, lambda row: _with(row, type="turn/start"), "the log's event is 'agent/inbox/spliced'"),
-    ("single_followup", 2, lambda row: _with(row, seq=99), "past the log's end"),
+    ("single_followup", 2, lambda row: _with(row, type="turn/start"), 'where the log holds "agent/inbox/spliced"'),
+    ("single_followup", 2, lambda row: _with(row, seq=99), "where the log has no event of that seq"),
 ]
 
 

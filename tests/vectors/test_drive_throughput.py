@@ -91,7 +91,7 @@ def test_pipelined_and_lockstep_drives_find_the_minimal_case(fake: Path) -> None
             report = drive(adapter, examples=200, steps=25, seed=3, time_budget=90, shrink_budget=30,
                            lockstep=lockstep)
         assert report.disagreement is not None
-        assert "$.value: expected False, got None" in report.disagreement
+        assert "$.value: expected false, got null" in report.disagreement
         assert [type(c) for c in report.commands] == [cmd.Remove]  # the same minimal case, either way
 
 
@@ -104,11 +104,11 @@ def test_an_adapter_that_dies_after_a_disagreement_is_restarted(fake: Path) -> N
                        restart=lambda: SubprocessAdapter(argv))
     assert report.adapter_failure is None
     assert report.disagreement is not None
-    assert "$.value: expected False, got None" in report.disagreement
+    assert "$.value: expected false, got null" in report.disagreement
     with SubprocessAdapter(argv) as adapter:  # without a way to restart it: the disagreement, not shrunk
         lost = drive(adapter, examples=200, steps=25, seed=3, time_budget=90)
     assert lost.disagreement is not None
-    assert "$.value: expected False, got None" in lost.disagreement
+    assert "$.value: expected false, got null" in lost.disagreement
     assert "not fully shrunk: the adapter failed" in lost.disagreement
     assert any(isinstance(c, cmd.Remove) for c in lost.commands)
 

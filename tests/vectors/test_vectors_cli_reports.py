@@ -72,7 +72,7 @@ def test_a_failure_in_junit_and_json(suite: Path) -> None:
     out = io.StringIO()
     run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out, fmt="junit")
     failures = ET.fromstring(out.getvalue()).findall("testsuite/testcase/failure")
-    assert any("expected False, got None" in (f.get("message") or "") for f in failures)
+    assert any("expected false, got null" in (f.get("message") or "") for f in failures)
     out = io.StringIO()
     report = run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out, fmt="json")
     data = json.loads(out.getvalue())
@@ -148,7 +148,7 @@ def test_text_report_ends_with_areas_and_the_verdict(suite: Path) -> None:
     run_suite(suite, lambda: InProcessAdapter(ModelHandler().handle), out)
     tail = out.getvalue().split("per area:\n", 1)[1].splitlines()
     assert any(line.split()[0] == "splice" and "passed" in line for line in tail)
-    assert tail[-1].endswith("case(s) of other profiles only, not run)")
+    assert tail[-1].endswith("case(s) of other profiles only skipped)")
     assert "case(s) of the profile passed;" in tail[-1]
     assert "conforms to profile full" in tail[-1]
 
@@ -184,10 +184,13 @@ def test_drive_progress_and_final_line(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_drive_says_when_the_time_budget_cut_it_short(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["drive", "--examples", "100000", "--time-budget", "1", "--", *REFERENCE]) == 0
-    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert main(["drive", "--examples", "100000", "--time-budget", "1", "--", *REFERENCE]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""  # no disagreement: no case to print
+    err = err.strip().splitlines()[-1]
     assert err.startswith("stopped by the time budget after ")
     assert "of 100000 examples: no disagreement in those" in err
+    assert "a search cut short is not a pass" in err
     assert "commands/s" in err
 
 
@@ -220,3 +223,16 @@ def test_invalid_options_are_usage_errors(argv: list[str], capsys: pytest.Captur
     err = capsys.readouterr().err
     assert "usage:" in err
     assert "Traceback" not in err
+
+
+def test_quiet_keeps_only_the_cases_that_count_against(suite: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``-q``: no line for a case that passed or was skipped (24 identical "needs claim" lines before)."""
+    argv = ["vectors", "run", str(suite), "--select", "claim", "--select", "splice", "--", *REFERENCE,
+            "--profile", "loop"]
+    assert main(argv) == 0
+    loud = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("SKIPPED ") for line in loud)
+    assert main([*argv[:3], "-q", *argv[3:]]) == 0
+    quiet = capsys.readouterr().out.splitlines()
+    assert not [line for line in quiet if line.startswith(("PASS ", "SKIPPED "))]
+    assert quiet[-4:] == loud[-4:]  # the count line, what it was judged with, the verdict

@@ -52,7 +52,7 @@ def test_drive_shrinks_a_disagreement_to_a_committable_case(tmp_path: Path) -> N
                    shrink_budget=60)
     assert not report.ok
     assert report.disagreement is not None
-    assert "$.value: expected False, got None" in report.disagreement
+    assert "$.value: expected false, got null" in report.disagreement
     assert len(report.commands) == 1
     assert isinstance(report.commands[0], cmd.Remove)
     case = report.case(0)

@@ -128,4 +128,4 @@ def test_generate_cli_replaces_its_own_suite(tmp_path: Path, capsys: pytest.Capt
     assert main(["vectors", "generate", "--out", str(out), "--count", "3", "--seed", "1"]) == 0
     assert main(["vectors", "generate", "--out", str(out), "--count", "1", "--seed", "1"]) == 0
     assert not (out / "random/walk/walk-0002.json").exists()
-    assert '"walk": 3' in capsys.readouterr().out  # one walk per profile
+    assert "3 random walk (1 per profile)" in capsys.readouterr().out.splitlines()[-1]

@@ -58,7 +58,7 @@ def test_cli_run_exit_codes(suite: Path, fake: Path, capsys: pytest.CaptureFixtu
     assert main(["vectors", "run", str(suite), "--", *fake_argv(fake, "wrong-remove")]) == 1
     out = capsys.readouterr().out
     assert "FAIL    splice/replace/splice-7-locate-and-miss" in out
-    assert "step 3 (remove): $.value: expected False, got None" in out
+    assert "step 3 (remove): $.value: expected false, got null" in out
     assert main(["vectors", "run", str(suite)]) == 2  # no adapter given
 
 
@@ -68,7 +68,7 @@ def test_a_broken_in_process_adapter_is_reported_with_the_first_difference(suite
     report = run_suite(suite, lambda: InProcessAdapter(WrongRemove().handle), out)
     assert not report.ok
     failed = {r.id: r.detail for r in report.results if r.status == "fail"}
-    assert failed["splice/replace/splice-7-locate-and-miss"] == "step 3 (remove): $.value: expected False, got None"
+    assert failed["splice/replace/splice-7-locate-and-miss"] == "step 3 (remove): $.value: expected false, got null"
     assert report.count("pass") > 0
 
 

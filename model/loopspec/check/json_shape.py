@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
+from loopspec.data.message_shape import shown
 from loopspec.data.messages import UserMessage
 from loopspec.log.envelope import MAX_SAFE_INTEGER
 
@@ -69,7 +70,7 @@ def array(item: Shape, *, min_items: int = 0, unique: bool = False) -> Shape:
         if len(raw) < min_items:
             return f"{where}: needs at least {min_items} item(s), got {len(raw)}"
         if unique and len({repr(i) for i in raw}) != len(raw):
-            return f"{where}: items must not repeat, got {raw!r}"
+            return f"{where}: items must not repeat, got {shown(raw)}"
         return _first(item(value, f"{where}[{index}]") for index, value in enumerate(raw))
 
     return check
@@ -83,7 +84,7 @@ def matching(pattern: str) -> Shape:
 
     def check(raw: object, where: str) -> str | None:
         ok = isinstance(raw, str) and compiled.fullmatch(raw)
-        return None if ok else f"{where}: expected a string matching {pattern}, got {raw!r}"
+        return None if ok else f"{where}: expected a string matching {pattern}, got {shown(raw)}"
 
     return check
 
@@ -93,7 +94,7 @@ def one_of(*values: object) -> Shape:
 
     def check(raw: object, where: str) -> str | None:
         ok = any(type(raw) is type(v) and raw == v for v in values)
-        return None if ok else f"{where}: expected one of {list(values)!r}, got {raw!r}"
+        return None if ok else f"{where}: expected one of {list(values)!r}, got {shown(raw)}"
 
     return check
 
@@ -115,7 +116,7 @@ def either(name: str, *shapes: Shape) -> Shape:
 
 def of_type(kind: type, label: str) -> Shape:
     def check(raw: object, where: str) -> str | None:
-        return None if type(raw) is kind else f"{where}: expected {label}, got {raw!r}"
+        return None if type(raw) is kind else f"{where}: expected {label}, got {shown(raw)}"
 
     return check
 
@@ -126,7 +127,7 @@ def integer(low: int, high: int | None = MAX_SAFE_INTEGER) -> Shape:
 
     def check(raw: object, where: str) -> str | None:
         ok = type(raw) is int and raw >= low and (high is None or raw <= high)
-        return None if ok else f"{where}: expected an integer {span}, got {raw!r}"
+        return None if ok else f"{where}: expected an integer {span}, got {shown(raw)}"
 
     return check
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from loopspec.check import outcome
 from loopspec.check.state import AFTER_STEP, CLAIM_DUE, DECIDING, STEPPING, CheckState
 from loopspec.check.turn_end_reason import cause_kind, turn_end_kind
+from loopspec.data.message_shape import shown
 from loopspec.log.end_reasons import (
     ABORTED,
     BLOCKED,
@@ -47,7 +48,7 @@ def _shape(st: CheckState, etype: str, data: object, keys: frozenset[str], numbe
             out.append(value)
         else:
             if exact:
-                st.violate("LOG-8", f"{etype} {key} must be a positive safe integer, got {value!r}")
+                st.violate("LOG-8", f"{etype} {key} must be a positive safe integer, got {shown(value)}")
             out.append(-1)
     return out
 
@@ -231,7 +232,7 @@ def on_end_seed(st: CheckState, event: dict[str, object], data: object, seq: int
     if st.after_end_seed:
         st.violate("REPAIR-2", "two session/end-seed markers in a row")
     if not (isinstance(data, dict) and (not data or (len(data) == 1 and data.get("inherited") is True))):
-        st.violate("VARIANT-3", f"session/end-seed data must be {{}} or {{inherited: true}}, got {data!r}")
+        st.violate("VARIANT-3", f"session/end-seed data must be {{}} or {{inherited: true}}, got {shown(data)}")
     if st.turn is not None:
         _close_turn(st, INTERRUPTED)
     st.wake.restarted()  # REPAIR-4: nothing runs until a waking send

@@ -17,6 +17,7 @@ from loopspec.check.reader import LineProblem
 from loopspec.check.state import CheckState
 from loopspec.check.surface import SurfaceFold
 from loopspec.check.verdict import CheckOptions, Violation
+from loopspec.data.message_shape import shown
 from loopspec.log.envelope import (
     ENVELOPE_KEYS,
     INT_ONLY,
@@ -55,7 +56,7 @@ def envelope_key_problem(etype: str, raw: dict[str, object]) -> str | None:
         if extra:
             return f"{etype} carries {' and '.join(extra)}, which only conversation-surface events carry"
     elif "surfaceOp" in raw and raw["surfaceOp"] != "append" and not isinstance(raw["surfaceOp"], dict):
-        return f"{etype} has surfaceOp {raw['surfaceOp']!r}; it is 'append' or a replacement object"
+        return f"{etype} has surfaceOp {shown(raw['surfaceOp'])}; it is 'append' or a replacement object"
     return None
 
 
@@ -98,17 +99,17 @@ def envelope_problem(raw: object) -> str | None:
         return f"unknown envelope key(s) {sorted(extra)}"
     etype, seq, time = raw.get("type"), raw.get("seq"), raw.get("time")
     if not isinstance(etype, str):
-        return f"'type' must be a string, got {etype!r}"
+        return f"'type' must be a string, got {shown(etype)}"
     if not (is_safe_integer(seq) and isinstance(seq, int) and seq >= 0):
-        return f"'seq' must be a non-negative safe integer, got {seq!r}"
+        return f"'seq' must be a non-negative safe integer, got {shown(seq)}"
     if not (is_safe_integer(time) and isinstance(time, int)):
-        return f"'time' must be a safe integer, got {time!r}"
+        return f"'time' must be a safe integer, got {shown(time)}"
     if "data" not in raw:
         return "'data' is missing"
     if "ignorable" in raw and raw["ignorable"] is not True:
-        return f"'ignorable' may only be true, got {raw['ignorable']!r}"
+        return f"'ignorable' may only be true, got {shown(raw['ignorable'])}"
     if "surfaceOp" in raw and not is_surface_op(raw["surfaceOp"]):
-        return f"'surfaceOp' must be 'append' or an object, got {raw['surfaceOp']!r}"
+        return f"'surfaceOp' must be 'append' or an object, got {shown(raw['surfaceOp'])}"
     seqs = raw.get("sourceEventSeqs")
     if "sourceEventSeqs" in raw and not (
         isinstance(seqs, list) and all(is_safe_integer(s) and isinstance(s, int) and s >= 0 for s in seqs)

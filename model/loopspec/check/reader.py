@@ -21,7 +21,7 @@ import stat
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from loopspec.check.torn_tail import is_object_prefix
 from loopspec.log.json_fault import why_not_json
@@ -60,16 +60,26 @@ def path_text(path: LogPath) -> str:
     return str(Path(path))
 
 
-def _stat_problem(path: str, err: OSError) -> str:
+class PathProblem(NamedTuple):
+    """A path given or found that holds no log to read, and why; printed as ``path: why``."""
+
+    path: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.why}"
+
+
+def _stat_problem(path: str, err: OSError) -> PathProblem:
     """What is wrong with a path that cannot be looked at, in the user's words."""
     if err.errno == errno.ELOOP:
-        return f"{path}: a symlink loop (the link leads back to itself), not a log"
+        return PathProblem(path, "a symlink loop (the link leads back to itself), not a log")
     if err.errno == errno.ENOENT:
-        return f"{path}: no such file or directory"
-    return f"{path}: cannot read ({err.strerror or err})"
+        return PathProblem(path, "no such file or directory")
+    return PathProblem(path, f"cannot read ({err.strerror or err})")
 
 
-def _walk(folder: str, problems: list[str]) -> list[str]:
+def _walk(folder: str, problems: list[PathProblem]) -> list[str]:
     """Log files under ``folder`` (sorted); unreadable folders and broken links become problems.
 
     Symlinked folders are not followed (a link to an ancestor would never end); symlinked files are.
@@ -92,14 +102,14 @@ def _walk(folder: str, problems: list[str]) -> list[str]:
     return sorted(found, key=PurePath)
 
 
-def discover(paths: Iterable[LogPath]) -> tuple[list[str], list[str]]:
+def discover(paths: Iterable[LogPath]) -> tuple[list[str], list[PathProblem]]:
     """Log files named or found under folders (sorted per folder), and what is wrong with the rest.
 
     A folder that holds no log at all is a problem, not an empty pass: a CI job pointed at the
     wrong folder must fail.  ``-`` (standard input) is passed through for the caller to read.
     """
     found: list[str] = []
-    problems: list[str] = []
+    problems: list[PathProblem] = []
     for given in paths:
         path = path_text(given)
         if path == STDIN:
@@ -114,8 +124,8 @@ def discover(paths: Iterable[LogPath]) -> tuple[list[str], list[str]]:
             before = len(problems)
             logs = _walk(path, problems)
             if not logs and len(problems) == before:
-                problems.append(f"{path}: no session log in this folder (looked for *.jsonl and *.jsonl.gz, "
-                                "except *.live.jsonl)")
+                problems.append(PathProblem(path, "no session log in this folder (looked for *.jsonl and "
+                                                  "*.jsonl.gz, except *.live.jsonl)"))
             found.extend(logs)
         else:
             found.append(path)

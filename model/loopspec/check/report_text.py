@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from loopspec.check.verdict import LogResult, Violation
+from loopspec.data.terminal_text import escaped
 
 if TYPE_CHECKING:
     from loopspec.check.tool_info import ToolInfo
@@ -51,7 +52,7 @@ def _wrap(label: str, text: str, indent: str) -> list[str]:
     import textwrap  # only a report with a violation wraps text
 
     # Lines break between words only ("next-step" stays whole).
-    return textwrap.wrap(text, width=110, initial_indent=f"{indent}{label}", subsequent_indent=indent + "  ",
+    return textwrap.wrap(escaped(text), width=110, initial_indent=f"{indent}{label}", subsequent_indent=indent + "  ",
                          break_on_hyphens=False)
 
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from loopspec.check.input_kind import is_live_recording, live_stream_problem
+from loopspec.check.input_kind import LIVE_NOT_A_LOG, foreign_marker, is_live_recording, live_stream_problem
 from loopspec.check.machine import LogChecker
 from loopspec.check.reader import (
     UNREADABLE,
@@ -39,8 +39,6 @@ if TYPE_CHECKING:
 UNPARSED = object()  # the fast parser refused the line: the slow path says why
 NOT_A_LOG = ("not a session log: no line of it is a JSON object, even forgiving a byte order mark, bad UTF-8 or "
              "NaN (a session log holds one event object per line)")
-LIVE_NOT_A_LOG = ("a live recording, not a session log: check it with --live next to its log "
-                  "(loopspec check NAME.events.jsonl --live NAME.live.jsonl)")
 
 
 DECODER_VARIABLE = "LOOPSPEC_CHECK_DECODER"
@@ -188,6 +186,10 @@ def check_file(path: LogPath, options: CheckOptions | None = None, live: LogPath
         return LogResult(name, "unusable", 0, lines, problem=NOT_A_LOG, seconds=time.perf_counter() - started)
     if found_in_log and live is None and is_live_recording(path):
         return LogResult(name, "unusable", 0, lines, problem=LIVE_NOT_A_LOG, seconds=time.perf_counter() - started)
+    if violations and live is not None and (foreign := foreign_marker(path, live)):
+        # Only a refused pair is read again: a recording whose markers name the log's events costs nothing more.
+        problem = f"--live {os.fspath(live)} is not the live recording of this log: {foreign[1]}"
+        return LogResult(name, "unusable", 0, lines, problem=problem, seconds=time.perf_counter() - started)
     events = lines - (1 if torn_tail else 0)
     return LogResult(
         file=name,

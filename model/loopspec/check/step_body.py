@@ -12,7 +12,7 @@ from loopspec.check import outcome, step_calls
 from loopspec.check.lifecycle import resync_step
 from loopspec.check.state import CLAIM_DUE, CheckState
 from loopspec.check.step_calls import after_skipping
-from loopspec.data.message_shape import message_problem
+from loopspec.data.message_shape import message_problem, shown
 from loopspec.log.kinds import ASSISTANT_MESSAGE, SYSTEM_MESSAGE, TOOL_CALL, TOOL_RESULT
 from loopspec.log.tool_errors import (
     REPAIR_CODES,
@@ -37,7 +37,7 @@ def _names_open_step(st: CheckState, etype: str, data: object, rule: str = "LOG-
             return True
         return False
     if turn != st.turn or step != st.step or type(turn) is not int or type(step) is not int:  # not 1.0 or true
-        st.violate(rule, f"{etype} names {turn!r}.{step!r}, but the open step is {st.turn}.{st.step}",
+        st.violate(rule, f"{etype} names {shown(turn)}.{shown(step)}, but the open step is {st.turn}.{st.step}",
                    key=(rule, "other step", st.turn, st.step, turn, step))
         return False
     return True
@@ -124,7 +124,7 @@ def on_tool_call(st: CheckState, event: dict[str, object], data: object, seq: in
     _model_side(st, TOOL_CALL)
     call = data.get("callId") if isinstance(data, dict) else None
     if not isinstance(call, str):
-        st.violate("LOG-10", f"tool/call names no call: callId {call!r}")
+        st.violate("LOG-10", f"tool/call names no call: callId {shown(call)}")
     else:
         step = st.this_step
         if call not in step.announced or call in step.calls:  # LOG-10: a call starts once, after its announcement

@@ -15,6 +15,9 @@ import os
 import sys
 from collections.abc import Sequence
 
+from loopspec.cli.terminal import terminal_safe_output
+from loopspec.data.terminal_text import escaped
+
 SUBCOMMANDS = ("loopspec.cli.replay", "loopspec.cli.docs", "loopspec.cli.check", "loopspec.cli.vectors",
                "loopspec.cli.reproduce", "loopspec.cli.render",
                "loopspec.cli.explore")
@@ -209,8 +212,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             _chosen(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
     except BrokenPipeError:
         return _reader_gone()
+    # The adapter's stdout is the protocol, already JSON-escaped; every other command's words are
+    # escaped for a terminal (values from the user's files reach them).
+    safe = contextlib.nullcontext() if args.command == "adapter" else terminal_safe_output()
     try:
-        code: int = args.func(args)
+        with safe:
+            code: int = args.func(args)
     except KeyboardInterrupt:
         print(f"loopspec {_command(args)}: interrupted", file=sys.stderr)
         return 130
@@ -220,8 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("LOOPSPEC_TRACEBACK"):
             raise
         detail = " ".join(f"{type(err).__name__}: {err}".split())
-        print(f"loopspec {_command(args)}: internal error — please report (input: {_inputs(args)}; {detail})",
-              file=sys.stderr)
+        print(escaped(f"loopspec {_command(args)}: internal error — please report (input: {_inputs(args)}; "
+                      f"{detail})"), file=sys.stderr)
         return INTERNAL_ERROR
     return code
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,7 @@ from loopspec.check.report_text import FORMAT_NAMES, HTML, Summary, render_text
 from loopspec.check.runner import check_file
 from loopspec.check.verdict import CheckOptions, LogResult
 from loopspec.cli.option_types import positive_int
+from loopspec.data.terminal_text import write_meter
 from loopspec.log.stdin import STDIN, spool
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class _Progress:
         now = time.monotonic()
         if self.enabled and (now - self.last > 0.1 or done == total):
             self.last = now
-            self.stream.write(f"\rchecking logs: {done}/{total}")
+            write_meter(self.stream, f"\rchecking logs: {done}/{total}")
             if done == total:
                 self.stream.write("\n")
             self.stream.flush()
@@ -121,8 +122,8 @@ def run(args: argparse.Namespace) -> int:
     if reconfigure is not None:  # garbage input may hold lone surrogates, which UTF-8 cannot print
         reconfigure(errors="backslashreplace")
     if args.manifest is not None:
-        if args.paths or args.live or args.format == HTML:
-            print("loopspec check: --manifest takes no log paths, --live or --format html", file=sys.stderr)
+        if args.paths or args.live or args.format == HTML or args.expect:
+            print("loopspec check: --manifest takes no log paths, --live, --expect or --format html", file=sys.stderr)
             return 2
         return _run_manifest(args)
     if not args.paths:
@@ -139,7 +140,10 @@ def run(args: argparse.Namespace) -> int:
     files, problems = discover(args.paths)
     for problem in problems:
         print(f"loopspec check: {problem}", file=sys.stderr)
-    if not files:
+    # A path that holds no log is in the report too (UNUSABLE), so a machine reading it sees what the
+    # run could not judge, not only a human reading stderr.
+    missing = [LogResult(problem.path, "unusable", 0, 0, problem=problem.why) for problem in problems]
+    if not files and not (missing and args.format in ("json", "junit")):
         print("loopspec check: no session log to check", file=sys.stderr)
         return 2
     if args.format == HTML or args.out is not None:
@@ -151,6 +155,9 @@ def run(args: argparse.Namespace) -> int:
     if args.live is not None and (len(files) != 1 or problems):
         print("loopspec check: --live needs exactly one log", file=sys.stderr)
         return 2
+    if (refused := _expect_problem(args)) is not None:
+        print(f"loopspec check: {refused}", file=sys.stderr)
+        return 2
     options = _options(args)
     started = time.perf_counter()
     results: list[LogResult]
@@ -160,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             results = check_files(files, options, max(1, args.jobs), _Progress(sys.stderr, len(files)))
         results = [_renamed(r, copy) for r in results]
+    if args.format in ("json", "junit"):
+        results = [*missing, *results]  # text says it once, on stderr above
     summary = Summary.of(results, time.perf_counter() - started)
     if args.format == HTML:
         from loopspec.render.violation import write_html
@@ -169,9 +178,55 @@ def run(args: argparse.Namespace) -> int:
             return 2
     else:
         sys.stdout.write(_render(args.format, results, summary, args.quiet))
+    if args.expect is not None:
+        return _against_expectations(args, results, problems)
     if problems or any(r.status == "unusable" for r in results):
         return 2
     return 1 if any(r.status == "invalid" for r in results) else 0
+
+
+def _expect_problem(args: argparse.Namespace) -> str | None:
+    """Why --expect / --update-expect cannot be used as given, found before the logs are checked."""
+    if args.expect is None:
+        return "--update-expect writes the file --expect FILE names; give it" if args.update_expect else None
+    if args.format == HTML or args.live is not None:
+        return "--expect judges a fleet's logs by their findings; it takes no --format html or --live"
+    if args.update_expect:
+        return None
+    from pathlib import Path
+
+    from loopspec.check.baseline import ExpectError, load
+
+    try:
+        load(Path(args.expect))
+    except ExpectError as err:
+        return str(err)
+    return None
+
+
+def _against_expectations(args: argparse.Namespace, results: list[LogResult], problems: Sequence[object]) -> int:
+    """``--expect FILE``: pass when the findings are the file's (``--update-expect``: write them there)."""
+    from pathlib import Path
+
+    from loopspec.check import baseline
+
+    file = Path(args.expect)
+    folder = file.absolute().parent
+    found = baseline.findings(results, folder)
+    if args.update_expect:
+        try:
+            baseline.write(file, found)
+        except OSError as err:
+            print(f"loopspec check: cannot write {file} ({err.strerror or err})", file=sys.stderr)
+            return 2
+        print(f"wrote {file}: {len(found)} finding(s)", file=sys.stderr)
+        return 2 if problems or any(r.status == "unusable" for r in results) else 0
+    comparison = baseline.compare(baseline.load(file), found, baseline.checked_keys(results, folder), folder)
+    for line in comparison.lines(file):
+        print(line, file=sys.stderr)
+    if problems or any(r.status == "unusable" for r in results):
+        return 2  # what could not be judged is never a pass, whatever the file lists
+    return 0 if comparison.ok else 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -184,9 +239,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "except a file with content none of which is a JSON object (random bytes, another format): that is not "
         "a session log (exit 2). So an empty file is a valid empty log, and a file of blank lines breaks LOG-1 at "
         "line 1 as a blank line does in any log. A live recording (NAME.live.jsonl) is checked with --live "
-        "next to its log. Exit 0: all valid; 1: a rule "
-        "is violated; 2: unusable input or usage (missing or unreadable path, symlink loop, folder without "
-        "logs, not a session log, corrupt compression); 3: internal error.",
+        "next to its log. Exit 0: all valid (with --expect: the findings are the file's); 1: a rule "
+        "is violated (with --expect: a new finding or a stale entry); 2: unusable input or usage (missing or "
+        "unreadable path, symlink loop, folder without logs, not a session log, corrupt compression); 3: "
+        "internal error.",
     )
     parser.add_argument("paths", nargs="*", type=path_text,
                         help="session logs (*.jsonl, *.jsonl.gz, or - for standard input) or folders of them")
@@ -211,4 +267,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--exhaustive", action="store_true",
                         help="judge small logs by searching the model for a run that writes them (exit 2: outside "
                         "the judge's scope; see docs/exploration.md)")
+    parser.add_argument("--expect", type=path_text, metavar="FILE",
+                        help="a fleet's known findings (each log and the rule of its first violation, JSON): exit "
+                        "0 when the findings are exactly those, 1 on a new finding or a stale entry, each named "
+                        "on stderr; entries of logs not checked in this run are left alone")
+    parser.add_argument("--update-expect", action="store_true",
+                        help="with --expect FILE: write this run's findings to FILE instead of comparing")
     parser.set_defaults(func=run)

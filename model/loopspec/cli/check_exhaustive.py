@@ -22,6 +22,15 @@ def run_exhaustive(args: argparse.Namespace) -> int:
     if args.live is not None:
         print("loopspec check: --exhaustive judges durable logs only, not --live", file=sys.stderr)
         return 2
+    # Options the search's report has no use for are refused, never silently dropped.
+    ignored = [flag for flag, given in (("--all", args.all), ("--max-violations", args.max_violations is not None),
+                                        ("--format", args.format != "text"), ("--out", args.out is not None),
+                                        ("--jobs", args.jobs != 1), ("--expect", args.expect is not None))
+               if given]
+    if ignored:
+        print(f"loopspec check: --exhaustive reports one verdict per log as text; it takes no {', '.join(ignored)}",
+              file=sys.stderr)
+        return 2
     files, problems = discover(args.paths)
     for problem in problems:
         print(f"loopspec check: {problem}", file=sys.stderr)

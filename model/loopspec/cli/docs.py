@@ -50,13 +50,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "docs", help="regenerate (--write) or verify (--check) the generated docs",
         description="Regenerate (--write) or verify (--check) the documents generated from the spec, the model "
-        "and the tests: docs/traceability.md, docs/events.md, docs/state-diagrams.md and "
-        "spec/lifecycle-table.json. Works in a source checkout only. Exit 0: up to date (or written); "
+        "and the tests: docs/traceability.md, docs/events.md, docs/state-diagrams.md, spec/lifecycle-table.json, "
+        "docs/checker-table.md, the layer picture of docs/architecture.md, docs/scenarios.md with its "
+        "pictures under docs/scenarios/, and the generated regions and Scenarios sections of the spec chapters "
+        "spec/NN-*.md. Two documents have commands of their own, since producing "
+        "them takes minutes: docs/exploration.md (loopspec explore --write-doc) and docs/conformance.md (bash "
+        "scripts/dsh-conformance.sh --write). Works in a source checkout only. Exit 0: up to date (or written); "
         "1: --check found a stale document; 2: no checkout or a malformed spec.",
     )
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument(
-        "--write", action="store_true", help="write every generated document (docs/*.md, spec/lifecycle-table.json)"
+        "--write", action="store_true", help="write every document listed above"
     )
     mode.add_argument("--check", action="store_true", help="exit 1 if a generated document is out of date")
     parser.set_defaults(func=run)

@@ -13,12 +13,17 @@ document is out of date; 2 bad usage or an adapter that cannot be started.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from loopspec.cli.option_types import seconds, whole_number
+from loopspec.data.terminal_text import write_meter
 from loopspec.explore import exploration_doc, report
 from loopspec.explore.run import explore
 from loopspec.statespace.scope import KINDS, MAX_IDS, SCOPES, Scope
@@ -28,16 +33,40 @@ if TYPE_CHECKING:
     from loopspec.explore.result import Exploration, TourResult
 
 
+DEFAULT_IDS, DEFAULT_DEPTH = 2, 5
+
+
 def _scope(args: argparse.Namespace) -> Scope:
     if args.scope is not None:
         return SCOPES[args.scope]
     kinds = tuple(k.strip() for k in args.commands.split(",")) if args.commands is not None else KINDS
-    return Scope(args.ids, args.depth, kinds)
+    ids = DEFAULT_IDS if args.ids is None else args.ids
+    return Scope(ids, DEFAULT_DEPTH if args.depth is None else args.depth, kinds)
+
+
+def _output_problem(args: argparse.Namespace) -> str:
+    """Why an output path cannot be written, found before the run (which can take long), or ""."""
+    out: Path | None = args.counterexample
+    if out is not None and out.is_dir():
+        return f"--counterexample {out} is a folder; give the file to write"
+    if out is not None and not out.absolute().parent.is_dir():
+        return f"--counterexample {out}: its folder {out.absolute().parent} does not exist"
+    folder: Path | None = args.witnesses
+    if folder is not None and folder.exists() and not folder.is_dir():
+        return f"--witnesses {folder} is a file; give a folder to write the witnesses under"
+    if folder is not None and not folder.absolute().parent.is_dir():
+        return f"--witnesses {folder}: its parent folder {folder.absolute().parent} does not exist"
+    return ""
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.counterexample is not None and args.counterexample.is_dir():
-        print(f"loopspec explore: --counterexample {args.counterexample} is a folder; give the file to write",
+    if problem := _output_problem(args):
+        print(f"loopspec explore: {problem}", file=sys.stderr)
+        return 2
+    given = [flag for flag, value in (("--ids", args.ids), ("--depth", args.depth), ("--commands", args.commands))
+             if value is not None]
+    if args.scope is not None and given:
+        print(f"loopspec explore: --scope {args.scope} names the whole scope; it takes no {', '.join(given)}",
               file=sys.stderr)
         return 2
     if (args.write_doc or args.check_doc) and args.scope is None:
@@ -86,7 +115,11 @@ def run(args: argparse.Namespace) -> int:
         text = exploration_doc.updated(path, args.scope, result)
         if args.write_doc:
             if text != current:
-                path.write_text(text, encoding="utf-8")
+                try:
+                    path.write_text(text, encoding="utf-8")
+                except OSError as err:
+                    print(f"loopspec explore: cannot write {path} ({err.strerror or err})", file=sys.stderr)
+                    return 2
                 print(f"wrote {path}")
         elif text != current:
             print(f"{path}: the section of scope {args.scope} is out of date; run `loopspec explore --scope "
@@ -96,10 +129,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _document(args: argparse.Namespace) -> tuple[Path, str] | str:
-    """The exploration document and its text ("" when it does not exist yet), or why it cannot be read."""
-    path: Path = args.doc or exploration_doc.doc_path()
+    """The exploration document and its text ("" when --write-doc will create it), or why it cannot be used."""
+    path = args.doc or exploration_doc.doc_path()
+    if path is None:
+        return ("--write-doc and --check-doc keep docs/exploration.md of a source checkout, and this loopspec is "
+                "an installed package with none around it: name the document with --doc FILE")
+    if path.is_dir():
+        return f"--doc {path} is a folder; give the document's file"
+    if not path.exists():
+        if args.check_doc:
+            return f"{path} does not exist: nothing to check (--write-doc writes it)"
+        if not path.parent.is_dir():
+            return f"cannot write {path}: its folder {path.parent} does not exist"
+        return path, ""
     try:
-        return path, path.read_text(encoding="utf-8") if path.is_file() else ""
+        return path, path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         return f"cannot read the exploration document {path} ({getattr(err, 'strerror', None) or err})"
 
@@ -159,7 +203,38 @@ def _against(scope: Scope, argv: list[str], args: argparse.Namespace, workers: i
         adapter.close()
 
 
+@contextlib.contextmanager
+def _progress(checks: Checks) -> Iterator[None]:
+    """On a terminal, a line that counts the commands sent while an adapter is explored (minutes)."""
+    stream = sys.stderr
+    if not stream.isatty():
+        yield
+        return
+    done = threading.Event()
+    started = time.monotonic()
+
+    def show() -> None:
+        while not done.wait(1.0):
+            write_meter(stream, f"\rexplore: {checks.sent:,} commands sent, {time.monotonic() - started:.0f} s ")
+            stream.flush()
+
+    meter = threading.Thread(target=show, daemon=True)
+    meter.start()
+    try:
+        yield
+    finally:
+        done.set()
+        meter.join()
+        write_meter(stream, "\r" + " " * 60 + "\r")
+        stream.flush()
+
+
 def _conformance(scope: Scope, checks: Checks, args: argparse.Namespace, name: str) -> int:
+    with _progress(checks):
+        return _compared(scope, checks, args, name)
+
+
+def _compared(scope: Scope, checks: Checks, args: argparse.Namespace, name: str) -> int:
     if args.tour:
         from loopspec.explore.tour import tour
 
@@ -189,9 +264,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "exhausted and every invariant holds (with an adapter: it answered every explored command as the model "
         "does); 1: an invariant broke, the adapter disagreed or failed (the shortest counterexample is printed), "
         "the budget ran out, or the document is out of date; 2: usage, or an adapter that cannot be started.")
-    parser.add_argument("--ids", type=whole_number(1, MAX_IDS), default=2,
-                        help=f"how many message ids the commands use (1 to {MAX_IDS})")
-    parser.add_argument("--depth", type=whole_number(0), default=5, help="the longest command sequence (0 or more)")
+    parser.add_argument("--ids", type=whole_number(1, MAX_IDS),
+                        help=f"how many message ids the commands use, 1 to {MAX_IDS} (default: {DEFAULT_IDS})")
+    parser.add_argument("--depth", type=whole_number(0),
+                        help=f"the longest command sequence, 0 or more (default: {DEFAULT_DEPTH})")
     parser.add_argument("--commands", metavar="KINDS",
                         help=f"comma-separated command families (default: all of {', '.join(KINDS)})")
     parser.add_argument("--scope", choices=sorted(SCOPES), help="a named scope instead of --ids/--depth/--commands")

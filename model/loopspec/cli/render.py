@@ -13,6 +13,7 @@ from pathlib import Path
 
 from loopspec.check.reader import UNREADABLE
 from loopspec.cli.option_types import whole_number
+from loopspec.cli.stdin_input import stdin_spooled
 from loopspec.render.build import build
 from loopspec.render.inputs import input_problem
 from loopspec.render.page import render_page
@@ -31,6 +32,18 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(window, str):
         print(f"loopspec render: {window}", file=sys.stderr)
         return 2
+    try:
+        with stdin_spooled([args.log, args.live]) as (log, live):
+            return _draw(args, window, log, live)
+    except ValueError as err:
+        print(f"loopspec render: {err}", file=sys.stderr)
+        return 2
+
+
+def _draw(args: argparse.Namespace, window: WindowSpec, log: Path | None, live: Path | None) -> int:
+    """Draw ``log`` (and ``live``): the files themselves, standard input already copied to one."""
+    assert log is not None
+    args = argparse.Namespace(**{**vars(args), "log": log, "live": live})
     for path in (args.log, args.live):
         if path is not None and path.is_dir():
             print(f"loopspec render: {path} is a folder; render draws one log file", file=sys.stderr)
@@ -75,8 +88,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "The page goes to stdout unless --out is given. Exit 0: drawn; 2: unusable input (a missing file, a file "
         "that is not a session log, a live recording of another session) or usage.",
     )
-    parser.add_argument("log", type=Path, metavar="LOG", help="the session log (*.events.jsonl)")
-    parser.add_argument("--live", type=Path, metavar="LIVE", help="its live recording (*.live.jsonl)")
+    parser.add_argument("log", type=Path, metavar="LOG",
+                        help="the session log (*.events.jsonl, plain or .gz; - reads standard input)")
+    parser.add_argument("--live", type=Path, metavar="LIVE",
+                        help="its live recording (*.live.jsonl; - reads standard input)")
     parser.add_argument("--out", type=Path, metavar="PAGE", help="write the page here instead of stdout")
     parser.add_argument("--from", dest="first", type=whole_number(0), metavar="SEQ", help="draw from this seq on")
     parser.add_argument("--to", dest="last", type=whole_number(0), metavar="SEQ",

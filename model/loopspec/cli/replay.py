@@ -14,24 +14,23 @@ import sys
 import tempfile
 from pathlib import Path
 
-from loopspec.check.input_kind import is_live_recording
+from loopspec.check.input_kind import LIVE_NOT_A_LOG, is_live_recording
 from loopspec.check.reader import UNREADABLE, discover, holds_an_event
 from loopspec.data.errors import InvalidEvent
 from loopspec.inbox.fold import replay
 from loopspec.log.reader import STDIN, read_events, spool
 
 
-def _replay_one(path: Path, shown: str) -> int:
+def _replay_one(path: Path, shown: str, allow_torn_tail: bool) -> int:
     """Print one log's pending inbox; its exit status (0 folded, 1 a rule broken, 2 unusable)."""
     try:
-        state = replay(read_events(path))
+        state = replay(read_events(path, allow_torn_tail=allow_torn_tail))
     except InvalidEvent as err:
         if not holds_an_event(path):
             print(f"loopspec replay: {shown}: not a session log (no line of it is a JSON object)", file=sys.stderr)
             return 2
         if is_live_recording(path):
-            print(f"loopspec replay: {shown}: a live recording, not a session log (replay its NAME.events.jsonl)",
-                  file=sys.stderr)
+            print(f"loopspec replay: {shown}: {LIVE_NOT_A_LOG}", file=sys.stderr)
             return 2
         print(f"{shown}: INVALID {err}")
         return 1
@@ -61,9 +60,9 @@ def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="loopspec-stdin-") as folder:
         for path in files:
             if str(path) == STDIN:
-                status = _replay_one(Path(spool(sys.stdin.buffer, folder)), "<stdin>")
+                status = _replay_one(Path(spool(sys.stdin.buffer, folder)), "<stdin>", args.allow_torn_tail)
             else:
-                status = _replay_one(Path(path), path)
+                status = _replay_one(Path(path), path, args.allow_torn_tail)
             worst = max(worst, status)
     return worst
 
@@ -73,9 +72,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "replay", help="fold session logs and print each pending inbox",
         description="Fold each session log's inbox records (spec area FOLD) and print the pending next-turn and "
         "next-step message ids. Logs are found as check finds them (plain or .gz, - for standard input, "
-        "folders searched for *.jsonl except *.live.jsonl). Exit 0: every log folded; 1: a log breaks a rule "
-        "of the fold or the log format; 2: unusable input; 3: internal error.",
+        "folders searched for *.jsonl except *.live.jsonl). The log format is judged as check judges it: "
+        "each line one envelope (LOG-1), each seq its index (LOG-2), the whole file read (LOG-5); the turn and "
+        "step rules are check's. Exit 0: every log folded; 1: a log breaks a rule of the fold or the log format; "
+        "2: unusable input; 3: internal error.",
     )
     parser.add_argument("paths", nargs="+", type=Path,
                         help="session logs (*.jsonl, *.jsonl.gz, or - for standard input) or folders of them")
+    parser.add_argument("--allow-torn-tail", action="store_true",
+                        help="accept a last line without a newline that does not parse (a crash's cut append, "
+                        "LOG-5) and fold the log without it")
     parser.set_defaults(func=run)

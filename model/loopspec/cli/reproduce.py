@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from loopspec.cli.stdin_input import reads_stdin, stdin_spooled
 from loopspec.reproduce.files import live_beside
 from loopspec.reproduce.report import FORMATS, render
 from loopspec.reproduce.run import Outcome, exit_code, reproduce_folder, reproduce_log
@@ -37,23 +38,33 @@ def run(args: argparse.Namespace) -> int:
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:  # a recording may hold lone surrogates, which UTF-8 cannot print
         reconfigure(errors="backslashreplace")
-    paths: list[Path] = args.paths
+    if any(reads_stdin(p) for p in args.paths) and (len(args.paths) > 1 or args.live is None):
+        return _usage("a LOG read from standard input (-) goes alone and needs --live RECORDING")
+    try:
+        with stdin_spooled([*args.paths, args.live, args.final]) as spooled:
+            paths = [p for p in spooled[:-2] if p is not None]
+            return _reproduce(args, paths, spooled[-2], spooled[-1])
+    except ValueError as err:
+        return _usage(str(err))
+
+
+def _reproduce(args: argparse.Namespace, paths: list[Path], live: Path | None, final: Path | None) -> int:
+    """Reproduce the recordings at ``paths`` (standard input already copied to a file)."""
     missing = [p for p in paths if not p.exists()]
     if missing:
         return _usage(f"{missing[0]}: no such file or folder")
     files = [p for p in paths if not p.is_dir()]
-    live: Path | None = args.live
     if files and len(paths) == 1 and live is None:
         live = live_beside(files[0])
     if files and (len(paths) > 1 or live is None):
         return _usage("a LOG file goes alone and needs its live recording: --live NAME.live.jsonl, unless that file "
                       "lies beside NAME.events.jsonl (or give folders of recordings)")
-    if not files and (args.live is not None or args.final is not None):
+    if not files and (live is not None or final is not None):
         return _usage("--live and --final go with a LOG file, not a folder")
     outcomes: tuple[Outcome, ...]
     if files:
         assert live is not None
-        outcomes = (reproduce_log(files[0], live, args.final),)
+        outcomes = (reproduce_log(files[0], live, final),)
     else:
         outcomes = tuple(outcome for folder in paths for outcome in reproduce_folder(folder))
     sys.stdout.write(render(args.format, outcomes))
@@ -65,9 +76,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "reproduce", help="drive the model with a recorded run and compare what it emits", description=DESCRIPTION
     )
     parser.add_argument("paths", type=Path, nargs="+", metavar="LOG_OR_DIR",
-                        help="NAME.events.jsonl (alone, with its NAME.live.jsonl beside it or --live), or folders "
-                             "of NAME.events.jsonl + "
-                             "NAME.live.jsonl pairs (each optionally with NAME.final.json)")
+                        help="NAME.events.jsonl (alone, with its NAME.live.jsonl beside it or --live; - reads "
+                             "standard input, with --live), or folders of NAME.events.jsonl + NAME.live.jsonl pairs "
+                             "(each optionally with NAME.final.json)")
     parser.add_argument("--live", type=Path, metavar="RECORDING",
                         help="the live recording of LOG; without it, NAME.live.jsonl next to LOG")
     parser.add_argument("--final", type=Path, metavar="FILE",

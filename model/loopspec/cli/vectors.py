@@ -7,10 +7,10 @@ is the adapter's command line.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from loopspec.cli import pack as pack_command
 from loopspec.cli.option_types import any_whole_number, positive_int, whole_number
@@ -23,7 +23,7 @@ from loopspec.vectors.drive import ProfileMismatch, drive
 from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROFILES
 from loopspec.vectors.run_report import FORMATS
 from loopspec.vectors.runner import AdapterUnavailable, SuiteUnreadable, run_suite, start_problem
-from loopspec.vectors.suite import SuiteError, generate
+from loopspec.vectors.suite import SuiteError, SuiteOutError, generate
 
 
 def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
@@ -47,6 +47,16 @@ def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
     return argv
 
 
+def _written(out: Path, counts: Any, per_profile: int) -> str:
+    """What was written, each case counted once by kind; negatives and profiles are properties of them."""
+    kinds = ", ".join(f"{counts[kind]:,} {name}" for kind, name in (
+        ("rule", "hand-written"), ("row", "row"), ("walk", f"random walk ({per_profile} per profile)"),
+        ("pair", "row-pair")))
+    profiles = ", ".join(f"{name} {number:,}" for name, number in counts["profiles"].items())
+    return (f"{out}: wrote {counts['cases']:,} case(s): {kinds}; {counts['negative']:,} of them "
+            f"negative; runnable per profile (a case runs under every profile it lists): {profiles}")
+
+
 def _generate(args: argparse.Namespace) -> int:
     out = args.out or args.out_dir
     if out is None or (args.out and args.out_dir and args.out != args.out_dir):
@@ -54,6 +64,9 @@ def _generate(args: argparse.Namespace) -> int:
         return 2
     try:
         manifest = generate(out, seed=args.seed, count=args.count)
+    except SuiteOutError as err:
+        print(f"loopspec vectors generate: {err}", file=sys.stderr)
+        return 2
     except SuiteError as err:
         print(f"loopspec vectors generate: {err}", file=sys.stderr)
         return 1
@@ -61,7 +74,7 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"loopspec vectors generate: cannot write the suite into {out} ({err.strerror or err})",
               file=sys.stderr)
         return 2
-    print(f"{out}: {json.dumps(manifest['counts'])}")
+    print(_written(out, manifest["counts"], args.count))
     uncovered = manifest["uncoveredRules"]
     if uncovered:
         print(f"rules checkable from commands without a hand-written case: {uncovered}", file=sys.stderr)
@@ -83,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     progress = sys.stderr if sys.stderr.isatty() else None
     try:
         report = run_suite(args.suite, lambda: SubprocessAdapter(argv, timeout=args.timeout), sys.stdout,
-                           select=args.select, fmt=args.format, progress=progress)
+                           select=args.select, fmt=args.format, progress=progress, quiet=args.quiet)
     except BrokenPipeError:
         return _closed_stdout()
     except SuiteUnreadable as err:
@@ -127,7 +140,8 @@ def _drive(args: argparse.Namespace) -> int:
         print(f"{what}\nminimal sequence: {len(report.commands)} command(s); vector case on stdout", file=sys.stderr)
         sys.stdout.write(case_text(report.case(args.seed)))
     print(report.summary(adapter.implementation), file=sys.stderr)
-    return 0 if report.ok else 1
+    # One policy with explore and vectors run: a search that did not finish what was asked passes nothing.
+    return 0 if report.ok and not report.stopped_by_budget else 1
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -139,17 +153,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     gen = sub.add_parser(
         "generate", help="write a deterministic vector suite",
         description="Write the suite: one JSON case per file (a hand-written case per rule checkable from "
-        "commands, a shortest walk per lifecycle-table row, COUNT random walks) and manifest.json with the "
+        "commands, a shortest walk per lifecycle-table row, COUNT random walks per profile, a witness per row pair "
+        "no other case fires) and manifest.json with the "
         "formats, the package version, the spec digest and a sha256 per case. Same seed and count, same bytes. "
-        "Exit 0: written; 1: a rule checkable from commands has no case, or a row is unreachable; 2: usage.")
+        "Exit 0: written; 1: a rule checkable from commands has no case, or a row is unreachable; 2: usage (also "
+        "an --out folder that is neither empty nor a suite).")
     gen.add_argument("out_dir", type=Path, nargs="?", help="same as --out")
     gen.add_argument("--out", type=Path, help="suite directory (created; an old suite there is replaced)")
     gen.add_argument("--seed", type=any_whole_number, default=0, help="seed of the generated walks")
-    gen.add_argument("--count", type=whole_number(0), default=20, help="number of extra random-walk cases")
+    gen.add_argument("--count", type=whole_number(0), default=20,
+                     help="seeded random walks per profile (full, inbox, loop: 3 x COUNT walk cases). Row-pair "
+                     "cases are written only for pairs no other case fires, so more walks can mean fewer cases "
+                     "in all (default: 20)")
     gen.set_defaults(func=_generate)
     run_options = argparse.ArgumentParser(prog="loopspec vectors run", add_help=False)
     run_options.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
-                             help="seconds to wait for each response")
+                             help="seconds to wait for each response (the hello at start-up waits at least "
+                             "30 s: starting an adapter may take longer than answering it)")
+    run_options.add_argument("--quiet", "-q", action="store_true",
+                             help="text report: leave out the cases that passed or were skipped (the failures, "
+                             "the cases not run, the per-area counts and the verdict stay)")
     run_options.add_argument("--format", choices=FORMATS, default="text",
                              help="report format on stdout: text (a line per case), json, or junit (XML)")
     run_options.add_argument("--select", action="append", default=[], metavar="PATTERN",
@@ -161,7 +184,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                          "profile can run against the adapter started with the command line after --; see "
                          "spec/adapter-protocol.md. Exit 0: every case run of the adapter's profile passed (the "
                          "adapter conforms to its profile when no --select chose them); 1: a case of its profile "
-                         "failed or was not run; 2: usage error, unreadable or broken suite, empty selection or an "
+                         "failed or was not run (a case of other profiles only is skipped and never counts); "
+                         "2: usage error, unreadable or broken suite, empty selection or an "
                          "adapter that cannot be started.")
     run.add_argument("suite", type=Path, help="suite directory (with manifest.json), a packed suite "
                      "(loopspec-vectors-VERSION.tar.gz, read as it is) or one case file")
@@ -184,8 +208,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Hypothesis generates command sequences of the adapter's capability profile, sends each to "
         "the adapter started with the command line after -- and to the model, and shrinks the first disagreement "
         "to a minimal vector case (printed on stdout); the last line on stderr says how many examples ran and "
-        "how fast. Exit 0: no disagreement; 1: a disagreement or an adapter failure; 2: usage, or an adapter that "
-        "cannot be started.")
+        "how fast. Exit 0: no disagreement in all the examples asked for; 1: a disagreement, an adapter failure, or "
+        "a search the time budget cut short (not a pass, as with explore's --seconds); 2: usage, or an adapter "
+        "that cannot be started.")
     drv.add_argument("--examples", type=positive_int, default=300, help="command sequences to try")
     drv.add_argument("--steps", type=positive_int, default=30, help="commands per example")
     drv.add_argument("--seed", type=any_whole_number, default=0, help="seed of the search (same seed, same sequences)")
@@ -193,7 +218,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="seconds for the whole run (generation and shrinking)")
     drv.add_argument("--shrink-budget", type=positive_float, default=20.0, help="seconds for Hypothesis' shrinking")
     drv.add_argument("--timeout", type=positive_float, default=DEFAULT_TIMEOUT,
-                     help="seconds to wait for each response")
+                     help="seconds to wait for each response (the hello at start-up waits at least 30 s: starting an "
+                             "adapter may take longer than answering it)")
     drv.add_argument("--profile", choices=PROFILE_NAMES, default=None,
                      help="generate only this profile's commands (default: the profile the adapter declares)")
     drv.add_argument("adapter", nargs=argparse.REMAINDER, help="-- then the adapter's command line")

@@ -34,8 +34,9 @@ class CommandRefused(LoopspecError):
 class InvalidEvent(LoopspecError):
     """A durable event that no run of the real system can write at this point of its log."""
 
-    def __init__(self, rule: str, message: str, seq: int | None = None) -> None:
+    def __init__(self, rule: str, message: str, seq: int | None = None, *, line: int | None = None) -> None:
         where = f"session seq {seq}: " if seq is not None else ""
         super().__init__(rule, where + message)
         self.seq = seq
         self.detail = message
+        self.line = line  # the log file's line, when a reader of the file says it (its message names it too)

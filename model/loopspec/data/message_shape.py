@@ -20,9 +20,14 @@ def shown(value: object) -> str:
     """``repr`` for error messages, of the JSON as read: a frozen array or object is shown thawed.
 
     Both ways of reading a log (frozen events, and the checker's and the picture's parsed JSON)
-    must word a refusal alike, so ``[]`` reads ``[]`` and never the frozen ``()``.  Python refuses
-    to print ints past 4300 digits.
+    must word a refusal alike, so ``[]`` reads ``[]`` and never the frozen ``()``; ``null``,
+    ``true`` and ``false`` read as in JSON, never as Python's ``None``, and an integer of more than
+    :data:`LONGEST_NUMBER` digits is named by its first digits and its length.
     """
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"  # as the JSON was written
+    if isinstance(value, int) and not -10**LONGEST_NUMBER < value < 10**LONGEST_NUMBER:
+        return _long_number(value)
     if isinstance(value, tuple | FrozenMembers):
         from loopspec.data.json_value import thaw
 
@@ -31,6 +36,18 @@ def shown(value: object) -> str:
         return repr(value)
     except ValueError:
         return f"a {type(value).__name__} too large to print"
+
+
+LONGEST_NUMBER = 24
+"""Digits of the longest integer a message writes out; a longer one is named by its length."""
+
+
+def _long_number(value: int) -> str:
+    try:
+        digits = len(str(abs(value)))
+    except ValueError:  # Python refuses to print ints past 4300 digits
+        return "an integer too large to print"
+    return f"{'-' if value < 0 else ''}{str(abs(value))[:6]}... (an integer of {digits} digits)"
 
 
 # The type names a refusal uses: those of the frozen model, whichever way the JSON was read.

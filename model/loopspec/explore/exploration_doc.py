@@ -18,6 +18,7 @@ from loopspec.explore.result import Exploration
 from loopspec.explore.space import LOG_RULES, RAISES
 from loopspec.loop.lifecycle import TABLE
 from loopspec.loop.phases import CHOICES
+from loopspec.rules.shipped import checkout_root
 from loopspec.statespace.scope import KINDS, SCOPES
 
 INVARIANTS = (*HEADLINE, LOG_RULES, RAISES, EMISSION, EDITS)
@@ -186,6 +187,7 @@ def updated(path: Path, name: str, result: Exploration) -> str:
     return render(sections)
 
 
-def doc_path() -> Path:
-    """``docs/exploration.md`` of the checkout this package runs from."""
-    return Path(__file__).resolve().parents[3] / "docs" / "exploration.md"
+def doc_path() -> Path | None:
+    """``docs/exploration.md`` of the checkout this package runs from; None for an installed package."""
+    root = checkout_root()
+    return None if root is None else root / "docs" / "exploration.md"

@@ -23,16 +23,20 @@ envelope's ``surfaceOp`` and ``sourceEventSeqs`` — except
 * event types the model does not own and no rule constrains (LOG-6) are passed over;
 * the model call's own traffic (``request/*``, ``assistant/chunk``, ``assistant/attempt``, an
   ``assistant/message`` announcing no tool call) is what the model's stepping phase abstracts: it
-  is passed over where the model rests in an open step that it names (``request/*``: in an open
-  turn), as LOG-3 places it, and nowhere else, and only with the envelope keys the session writes
-  on it (LOG-9); a text answer still bounds the step's result (see :mod:`.judge_moves`).
+  is passed over where the model rests in an open step that it names (``request/*``: at an await
+  point where a plugin's hook runs, CLAIM-6), as LOG-3 places it, and nowhere else, and only with
+  the envelope keys the session writes on it (LOG-9); a text answer still bounds the step's
+  result (see :mod:`.judge_moves`).
+
+The verdict's place is the first event no run writes, as the checker places it (decisions H5).
 
 Outside the judge's scope (verdict ``unsupported``): v0.1.5's placement of a step's entry
 (``system/message``, records before the ``user/message`` events, a step that had to enter
 something cut short before its entry; VARIANT-1), a replacing ``tool/result`` or
 ``assistant/message``, and a listener or observer acting inside what the model does as one
-command (see :mod:`.judge_scope`).  Bounds: logs of at most :data:`MAX_EVENTS` events,
-at most :data:`MAX_STATES` states searched (else ``unknown``).
+command (see :mod:`.judge_scope`), and an ``assistant/message`` announcing several calls.
+Bounds: logs of at most :data:`MAX_EVENTS` events, at most :data:`MAX_STATES` states searched
+(else ``unknown``).
 """
 
 from __future__ import annotations
@@ -59,18 +63,19 @@ from loopspec.explore.judge_compare import (
     traffic_envelope,
 )
 from loopspec.explore.judge_moves import Moves
-from loopspec.explore.judge_scope import scope_limit
+from loopspec.explore.judge_scope import ANSWER_WINDOW, after_an_empty_step, answer_window, scope_limit
 from loopspec.log.events import SessionEvent
 from loopspec.log.kinds import ASSISTANT_MESSAGE, END_SEED, TOOL_RESULT
 from loopspec.log.wire import position, record_data
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
-from loopspec.loop.phases import HOPS, STEPPING
+from loopspec.loop.phases import DECIDING, HOPS, STEPPING, STOPPING
 from loopspec.loop.state import Agent, AgentTransition
 from loopspec.statespace.canon import Renaming, agent_key
 from loopspec.statespace.search import Edge, breadth_first
 
 MAX_EVENTS = 400
+HOOK_AWAITS = (DECIDING, STEPPING, STOPPING)
 MAX_STATES = 200_000
 
 
@@ -205,24 +210,30 @@ class JudgeSpace:
         return pos == len(self.positions)
 
     def past_model_side(self, agent: Agent, pos: int) -> int | None:
-        """``pos`` moved past the model call's traffic the agent's open step abstracts; None if misplaced."""
+        """``pos`` moved past the model call's traffic the agent's open step abstracts; None if misplaced.
+
+        The traffic before a misplaced record is written by the run, so the verdict's place is no
+        earlier than that record (``deepest``), as the checker places it, never the step's first
+        request.
+        """
         run = agent.running
         while pos < len(self.positions):
             raw = self.raws[self.positions[pos]]
             kind = raw.get("type")
-            if kind in TURN_SCOPED | STEP_SCOPED and not (kind == ASSISTANT_MESSAGE and announces_raw(raw)) and (
-                    not traffic_envelope(raw)):
-                return None  # LOG-9: not an envelope the session writes
-            if kind in TURN_SCOPED:
-                if run is None:
-                    return None
-            elif kind in STEP_SCOPED and not (kind == ASSISTANT_MESSAGE and announces_raw(raw)):
-                turn, step = position(raw.get("data"))
-                if not (agent.phase == STEPPING and run is not None and run.step_open
-                        and same_json(turn, run.turn) and same_json(step, run.step)):
-                    return None
-            else:
+            if kind not in TURN_SCOPED | STEP_SCOPED or (kind == ASSISTANT_MESSAGE and announces_raw(raw)):
                 return pos
+            placed = traffic_envelope(raw) and run is not None  # LOG-9: an envelope the session writes
+            if placed and kind in TURN_SCOPED:
+                # A plugin writes a request from a hook the loop awaits (CLAIM-6's note): the pre-step
+                # decision, the model call, turn-stopping; never where the loop writes on at once.
+                placed = agent.phase in HOOK_AWAITS
+            elif placed:
+                turn, step = position(raw.get("data"))
+                placed = (agent.phase == STEPPING and run is not None and run.step_open
+                          and same_json(turn, run.turn) and same_json(step, run.step))
+            if not placed:
+                self.deepest = max(self.deepest, pos)
+                return None
             pos += 1
         return pos
 
@@ -252,6 +263,12 @@ def judge_events(raws: list[object], *, max_states: int = MAX_STATES, allow_torn
         limit = None  # the log ends before leaving the scope
     judged = events if limit is None else events[: limit[0]]
     verdict = _search(judged, max_states, started)
+    if verdict.status == "invalid" and verdict.seq is not None and (
+            place := after_an_empty_step(judged, verdict.seq)) != verdict.seq:
+        verdict = _invalid_at(judged, place, verdict.states, verdict.seconds)
+    if verdict.status == "invalid" and verdict.seq is not None and answer_window(judged, verdict.seq):
+        return Judgement("unsupported", f"line {verdict.seq + 1}: {ANSWER_WINDOW}; every event before it is written "
+                         "by a run of the model", (), verdict.seq, verdict.states, verdict.seconds)
     if limit is None or verdict.status != "valid":
         return verdict
     return Judgement("unsupported", f"line {limit[0] + 1}: {limit[1]}; every event before it is written by a run of "
@@ -269,9 +286,13 @@ def _search(events: list[dict[str, object]], max_states: int, started: float) ->
         return Judgement("unknown", f"the search stopped after {out.states} states without a verdict",
                          states=out.states, seconds=seconds)
     seq = positions[space.deepest] if space.deepest < len(positions) else None
+    return _invalid_at(events, seq, out.states, seconds)
+
+
+def _invalid_at(events: list[dict[str, object]], seq: int | None, states: int, seconds: float) -> Judgement:
     where = f"event seq {seq} ({events[seq]['type']})" if seq is not None else "the end"
     return Judgement("invalid", f"no run of the model writes this log: every run that writes the events before "
-                     f"{where} must write something else there", (), seq, out.states, seconds)
+                     f"{where} must write something else there", (), seq, states, seconds)
 
 
 def judge_file(path: str | Path, *, max_states: int = MAX_STATES, allow_torn_tail: bool = False) -> Judgement:

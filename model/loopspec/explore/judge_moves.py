@@ -104,13 +104,13 @@ class Moves:
                 out += [cmd.Stop(), cmd.MaxTokens()]
                 if not self.text_answer[pos]:  # RESULT-6: a text answer never asks to continue
                     out += [cmd.ToolCalls(), cmd.ToolCalls(conclude=True)]
-                error, end = self._error(pos), self.ends[pos]
-                if error is not None:
-                    out.append(cmd.Fail(error=error[0], code=error[1]))
-                elif end is None or end.get("kind") == INTERRUPTED:
-                    # The log ends inside a failing step's closing, or a crash cut it after step/end
-                    # (the message is never written; an abort with no call open writes the same).
-                    out.append(cmd.Fail())
+                # A failing step writes its step/end whatever the log's turn/end says, so it is a
+                # candidate even where that end is not the error's: a run then writes the step/end,
+                # and the verdict's place is the end no run can write (RESULT-7), as the checker's.
+                # The log may also end inside a failing step's closing, or a crash cut it after
+                # step/end (the message is never written; an abort with no call open writes the same).
+                error = self._error(pos)
+                out.append(cmd.Fail() if error is None else cmd.Fail(error=error[0], code=error[1]))
         elif phase == STOPPING and kind in (TURN_END, SPLICED):
             out.append(cmd.TurnStopping())
             error = self._error(pos)
@@ -183,7 +183,10 @@ class Moves:
             # the aborted step writes (CANCEL-5's skipped calls), and its cause nowhere.
             return [cmd.Cancel(cmd.USER_CAUSE, False), cmd.Cancel(cmd.USER_CAUSE, True)]
         if end.get("kind") != ABORTED:
-            return []
+            # A turn that ends otherwise was not aborted; but a run may still write what an abort's
+            # step writes (CANCEL-5's skipped calls) up to that end, which is where the verdict's
+            # place then is, as the checker's (the end no run writes after an aborted step).
+            return [cmd.Cancel(cmd.USER_CAUSE, True)]
         cause = end.get("reason")
         if not (isinstance(cause, dict) and isinstance(cause.get("kind"), str)):
             return []

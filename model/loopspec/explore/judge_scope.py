@@ -21,7 +21,7 @@ from loopspec.log.kinds import (
     USER_MESSAGE,
 )
 from loopspec.log.step_summary import StepSummary
-from loopspec.log.wire import is_claim
+from loopspec.log.wire import is_claim, record_data, tool_call_blocks
 
 
 def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
@@ -34,6 +34,10 @@ def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
             break
         if event.get("type") in (TOOL_RESULT, ASSISTANT_MESSAGE) and isinstance(event.get("surfaceOp"), dict):
             found.append((index, f"a replacing {event['type']}, which the model does not write"))
+            break
+        if event.get("type") == ASSISTANT_MESSAGE and len(tool_call_blocks(record_data(event))) > 1:
+            found.append((index, "an assistant/message announcing several tool calls; the model announces one call "
+                                 "per message (loopspec.loop.commands.ToolCall)"))
             break
     placement = _later_placement(events)
     if placement is not None:
@@ -49,6 +53,49 @@ def scope_limit(events: list[dict[str, object]]) -> tuple[int, str] | None:
                               "running-status listener before turn/start, or a cancel from an observer of "
                               "turn/start before the claim)"))
     return min(found) if found else None
+
+
+def after_an_empty_step(events: list[dict[str, object]], seq: int) -> int:
+    """The verdict's place when no run the search tries writes the event at ``seq``.
+
+    A ``step/end`` right after its ``step/start`` closes a step that entered nothing.  The model
+    (v0.1.1) writes a step's entry with its start, so it never writes that ``step/end`` where the
+    step had to enter something; v0.1.5 does, when the step's request preparation is cut short
+    (VARIANT-1), and then its turn ends aborted or in error (outside the search's scope, see
+    :func:`scope_limit`).  Some run of the real system writes that ``step/end``, so the first
+    event none writes is the one after it, where the checker places it too (STEP-4, DECIDE-6).
+    """
+    if not 0 < seq < len(events) - 1 or events[seq].get("type") != STEP_END:
+        return seq
+    return seq + 1 if events[seq - 1].get("type") == STEP_START else seq
+
+
+ANSWER_WINDOW = ("a call landing between a step's last tool/result and its step/end, which the model writes in one "
+                 "command (a listener's call during the result's emission)")
+
+
+def answer_window(events: list[dict[str, object]], seq: int) -> bool:
+    """Whether the record at ``seq``, where no run the search tries writes on, is an inbox record right
+    after a ``tool/result`` whose step's next record is ``step/end``.
+
+    The model writes a step's last result and the step's end in one command; the real loop emits
+    the result's notifications in between, and a listener's call lands there.  ``reproduce``
+    follows such a call inside that command; the search does not express it, so a log the search
+    cannot write there is unsupported, never invalid.  (A deferred context the loop writes there
+    itself is a run the search does find.)
+    """
+    if not 0 < seq < len(events) or events[seq].get("type") != SPLICED:
+        return False
+    before = seq - 1
+    while before > 0 and events[before].get("type") == SPLICED:
+        before -= 1
+    if events[before].get("type") != TOOL_RESULT:
+        return False
+    after = seq
+    while after < len(events) and (events[after].get("type") == SPLICED
+                                   or events[after].get("type") not in MODEL_TYPES):
+        after += 1
+    return after < len(events) and events[after].get("type") == STEP_END
 
 
 def _later_placement(events: list[dict[str, object]]) -> int | None:

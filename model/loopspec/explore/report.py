@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import attrs
+
+from loopspec.explore.conformance import CONFORMS
 from loopspec.explore.result import Counterexample, Exploration, TourResult
 from loopspec.loop.lifecycle import TABLE
 from loopspec.statespace.pairs import Commands, Pair
-from loopspec.vectors.case import CaseSpec, build_case, case_text
+from loopspec.vectors.case import CaseSpec, build_case, case_text, rules_of_last_step
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.json_reading import Json
 
@@ -25,11 +28,10 @@ def summary(result: Exploration) -> str:
         f"scope: {scope.describe()} ({scope.label()})",
         f"distinct states: {result.states}   transitions: {result.transitions} "
         f"(standing for {result.commands} commands)   depth reached: {result.depth}",
-        f"states per level: {list(result.levels)}",
+        _levels(result),
         f"time: {result.seconds:.1f} s wall, {result.cpu_seconds:.1f} s CPU over {result.workers} process(es): "
         f"{wall:,.0f} states/s wall, {cpu:,.0f} states/s per CPU-second",
-        f"lifecycle rows reached: {len(result.rows)} of {len(TABLE)}"
-        + (f" (missing: {', '.join(result.missing_rows())})" if result.missing_rows() else ""),
+        f"lifecycle rows reached: {len(result.rows)} of {len(TABLE)}" + _missing(result.missing_rows()),
         f"row pairs reached: {len(result.pairs)}",
     ]
     if result.counterexample is not None:
@@ -40,6 +42,21 @@ def summary(result: Exploration) -> str:
     else:
         lines.append("NOT exhausted: the state or time budget ran out before the depth bound")
     return "\n".join(lines)
+
+
+def _missing(rows: list[str], shown: int = 12) -> str:
+    """The rows not reached, the first few by name: a scope too small for most rows is said in one line."""
+    if not rows:
+        return ""
+    more = f", and {len(rows) - shown} more" if len(rows) > shown else ""
+    return f" (missing: {', '.join(rows[:shown])}{more})"
+
+
+def _levels(result: Exploration) -> str:
+    """The states of each completed level; a budget may cut the next level short after finding some of it."""
+    cut = result.states - sum(result.levels)
+    partly = f" and {cut} found at level {len(result.levels)} before the budget ran out" if cut > 0 else ""
+    return f"states per level: {list(result.levels)}{partly}"
 
 
 def tour_summary(result: TourResult) -> str:
@@ -62,7 +79,12 @@ def tour_summary(result: TourResult) -> str:
 
 
 def _violation(ce: Counterexample, title: str) -> list[str]:
-    return [f"VIOLATION: {ce.problem.render()}", f"{title} ({len(ce.commands)} command(s)):",
+    problem = ce.problem
+    rule = f" [{problem.rule}]" if problem.rule else ""
+    # The invariant is what should hold; the heading says which one broke, then what happened instead.
+    heading = (f"DISAGREEMENT{rule}: {problem.message}" if problem.invariant == CONFORMS
+               else f"VIOLATION of the invariant '{problem.invariant}'{rule}: {problem.message}")
+    return [heading, f"{title} ({len(ce.commands)} command(s)):",
             *(f"  {i}. {json.dumps(encode_command(c))}" for i, c in enumerate(ce.commands, start=1))]
 
 
@@ -79,7 +101,13 @@ def counterexample_case(result: Exploration | TourResult) -> Json:
                     f"{'Shortest execution' if isinstance(result, Exploration) else 'A tour'} breaking "
                     f"'{ce.problem.invariant}' in {result.scope.describe()}: "
                     f"{ce.problem.message}", ce.commands)
-    return build_case(spec)
+    case = build_case(spec)
+    if rules:
+        return case
+    # No invariant's rule (an implementation's disagreement): the rules of the rows the model fires
+    # at the last command, where the shortest execution parts from the implementation.
+    fired = rules_of_last_step(case)
+    return build_case(attrs.evolve(spec, rules=fired)) if fired else case
 
 
 def write_counterexample(result: Exploration | TourResult, path: Path) -> None:

@@ -68,15 +68,30 @@ class EventReader(Iterator[SessionEvent]):
 
     Iterating yields every event.  :meth:`only` serves a fold that reads one event type: it
     still decodes and validates every line's envelope in order (LOG-1), but freezes the payload
-    only of the lines it yields, which is most of the cost of reading a log.
+    only of the lines it yields, which is most of the cost of reading a log.  Every line's ``seq``
+    is its index (LOG-2), and a torn tail, a last line without a newline that is no JSON value, is
+    LOG-5, or the end of the log when ``allow_torn_tail`` says a crash may have cut it.
     """
 
-    __slots__ = ("_decode", "_lines", "_path")
+    __slots__ = ("_allow_torn_tail", "_decode", "_lines", "_path")
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, allow_torn_tail: bool = False) -> None:
         self._path = path
         self._decode = _decoder()
         self._lines: Iterator[tuple[int, str]] | None = None
+        self._allow_torn_tail = allow_torn_tail
+
+    def _envelope(self, line: str, line_no: int) -> object:
+        """The line's JSON value, or StopIteration at an allowed torn tail (LOG-5)."""
+        try:
+            return _decode(self._decode, line, line_no)
+        except InvalidEvent as err:
+            if line.endswith("\n") or err.rule != "LOG-1":
+                raise
+            if self._allow_torn_tail:
+                raise StopIteration from None
+            raise InvalidEvent("LOG-5", f"line {line_no}: a torn tail: the last line has no newline and is cut "
+                               "off (--allow-torn-tail accepts it as a crash's cut append)", line=line_no) from None
 
     def _numbered(self) -> Iterator[tuple[int, str]]:
         if self._lines is None:  # opened on first use, as a generator would be
@@ -98,23 +113,35 @@ class EventReader(Iterator[SessionEvent]):
 
     def __next__(self) -> SessionEvent:
         line_no, line = next(self._numbered())
-        return SessionEvent.from_json(_decode(self._decode, line, line_no), line_seq=line_no - 1)
+        event = SessionEvent.from_json(self._envelope(line, line_no), line_seq=line_no - 1)
+        _seq_is_index(event.seq, line_no)
+        return event
 
     def only(self, etype: str) -> Iterator[SessionEvent]:
         """The remaining events of type ``etype``; raises on the first bad line of any type, as iterating does."""
-        decode = self._decode
         for line_no, line in self._numbered():
-            raw = _decode(decode, line, line_no)
-            if check_envelope(raw, line_no - 1) == etype:
+            try:
+                raw = self._envelope(line, line_no)
+            except StopIteration:
+                return
+            kind = check_envelope(raw, line_no - 1)
+            _seq_is_index(raw["seq"], line_no)  # type: ignore[index]  # check_envelope: a dict with a seq
+            if kind == etype:
                 yield SessionEvent.from_json(raw, line_seq=line_no - 1)
             elif line.count("[") + line.count("{") >= SHALLOW_BRACKETS:
                 # Possibly deep: freeze it anyway, so data too deep to freeze fails here as in __next__.
                 SessionEvent.from_json(raw, line_seq=line_no - 1)
 
 
-def read_events(path: Path) -> EventReader:
+def _seq_is_index(seq: object, line_no: int) -> None:
+    if seq != line_no - 1:
+        raise InvalidEvent("LOG-2", f"line {line_no}: seq {seq}, but this is event {line_no - 1} of the log",
+                           line=line_no)
+
+
+def read_events(path: Path, *, allow_torn_tail: bool = False) -> EventReader:
     """Events of a ``*.events.jsonl`` file in order; blank lines are not allowed (LOG-1)."""
-    return EventReader(path)
+    return EventReader(path, allow_torn_tail=allow_torn_tail)
 
 
 def open_text(path: Path) -> TextIO:

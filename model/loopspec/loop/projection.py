@@ -67,7 +67,8 @@ def _turn_start(view: LifecycleView, event: SessionEvent) -> LifecycleView:
 def _turn_end(view: LifecycleView, event: SessionEvent) -> LifecycleView:
     turn = _number(event, "turn")
     if view.open_turn != turn:
-        raise InvalidEvent("TURN-3", f"turn/end {turn} but the open turn is {view.open_turn}", event.seq)
+        opened = "no turn is open" if view.open_turn is None else f"the open turn is {view.open_turn}"
+        raise InvalidEvent("TURN-3", f"turn/end {turn} but {opened}", event.seq)
     if view.open_step is not None:
         raise InvalidEvent("TURN-3", f"turn/end {turn} while step {view.open_step} is open", event.seq)
     return LifecycleView(view.last_turn)
@@ -78,8 +79,10 @@ def _step_start(view: LifecycleView, event: SessionEvent) -> LifecycleView:
     if view.open_turn != turn or view.open_step is not None or step != view.steps_in_turn + 1:
         raise InvalidEvent(
             "STEP-1",
-            f"step/start {turn}.{step} but open turn is {view.open_turn}, open step {view.open_step}, "
-            f"next step {view.steps_in_turn + 1}",
+            f"step/start {turn}.{step} but "
+            + ("no turn is open" if view.open_turn is None else f"the open turn is {view.open_turn}")
+            + ("" if view.open_step is None else f", step {view.open_step} is open")
+            + f", next step {view.steps_in_turn + 1}",
             event.seq,
         )
     return attrs.evolve(view, open_step=step, steps_in_turn=step)

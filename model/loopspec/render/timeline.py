@@ -106,6 +106,8 @@ class Bar:
         """The few characters beside a claimed bar's end: where it went (``→T2.1``, ``→T1 dropped``)."""
         if self.fate != "claimed":
             return ""
+        if self.turn is None:  # a claim no turn holds: the log breaks a rule there, the page says so
+            return "→ no turn"
         return f"→T{self.turn}" + (f".{self.step}" if self.step is not None else " dropped")
 
     def describe(self) -> str:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import attrs
 
-from loopspec.log.events import SessionEvent
+from loopspec.check.input_kind import foreign_marker
 from loopspec.reproduce import records as r
 from loopspec.reproduce.final_state import read_final
 from loopspec.reproduce.reading import Unusable, read_live, read_log
@@ -63,27 +63,16 @@ def in_folder(folder: Path) -> tuple[list[RecordingFiles], list[tuple[str, Unusa
     return found, problems
 
 
-def check_markers(files: RecordingFiles, events: tuple[SessionEvent, ...], records: tuple[r.LiveRecord, ...]) -> None:
-    """Each marker names an event of its type in the log, except a killed process's last ones.
-
-    After a ``crash: true`` note, up to the next note, the markers name the dead process's own
-    log, which never reached the stored one (examples/recordings/README.md, process boundaries).
-    """
-    dead = False
-    for record in records:
-        if isinstance(record, r.Note):
-            dead = record.crash is True
-        elif isinstance(record, r.Marker) and not dead:
-            if record.seq >= len(events):
-                raise Unusable(files.live, record.line, f"marker of seq {record.seq}, past the log's end")
-            if events[record.seq].type != record.type:
-                raise Unusable(files.live, record.line, f"marker of seq {record.seq} says {record.type!r}, "
-                                                        f"the log's event is {events[record.seq].type!r}")
+def check_markers(files: RecordingFiles) -> None:
+    """Each marker names an event of its type in the log, except a killed process's last ones
+    (:func:`loopspec.check.input_kind.foreign_marker`, the reading ``check`` and ``render`` share)."""
+    if foreign := foreign_marker(files.events, files.live):
+        raise Unusable(files.live, foreign[0], f"not the live recording of {files.events.name}: {foreign[1]}")
 
 
 def read_recording(files: RecordingFiles) -> r.Recording:
     """Read and validate the files of one recording (:class:`Unusable` when they are not one)."""
     events, records = read_log(files.events), read_live(files.live)
-    check_markers(files, events, records)
+    check_markers(files)
     final = None if files.final is None else read_final(files.final, files.name, records)
     return r.Recording(files.name, files.events, files.live, files.final, events, records, final)

@@ -322,13 +322,11 @@ def read_log(path: Path) -> tuple[SessionEvent, ...]:
     """The durable log; a line that is not an event, or a seq that is not its index, is unusable."""
     try:
         events = tuple(read_events(path))
-    except InvalidEvent as err:
-        raise Unusable(path, None if err.seq is None else err.seq + 1, f"not a session log: {err}") from None
+    except InvalidEvent as err:  # LOG-2 among them: the markers name events by seq, so seq must be the index
+        line = err.line if err.line is not None else None if err.seq is None else err.seq + 1
+        raise Unusable(path, line, f"not a session log: {err}") from None
     except UnicodeDecodeError as err:
         raise Unusable(path, None, f"not a session log: {unreadable(err)}") from None
     except OSError as err:
         raise Unusable(path, None, unreadable(err)) from None
-    for index, event in enumerate(events):
-        if event.seq != index:  # LOG-2: the markers name events by seq, so seq must be the index
-            raise Unusable(path, index + 1, f"seq {event.seq} on line {index + 1}: seq must be the line's index")
     return events

@@ -7,12 +7,20 @@ from collections import Counter
 from collections.abc import Sequence
 
 from loopspec.reproduce.run import Outcome, exit_code
+from loopspec.vectors.observation import first_difference
 
 FORMATS = ("text", "json")
 
 
+LONGEST_SHOWN = 240
+"""Characters of a recorded or modelled value a text report shows; ``--format json`` holds it whole."""
+
+
 def _shown(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    if len(text) <= LONGEST_SHOWN:
+        return text
+    return f"{text[:LONGEST_SHOWN - 1]}… ({len(text):,} characters; --format json holds it whole)"
 
 
 def _text_block(outcome: Outcome) -> list[str]:
@@ -27,7 +35,10 @@ def _text_block(outcome: Outcome) -> list[str]:
     where = f"{diff.file}" + (f":{diff.line}" if diff.line is not None else "")
     seq = f" seq {diff.seq}" if diff.seq is not None else ""
     rule = f" [{diff.rule}]" if diff.rule else ""
+    # Where the two values part, as a JSON path (as vectors run says it), before the values themselves.
+    path = first_difference(diff.model, diff.recording, words=("the model", "the recording"))
     return [f"{outcome.name}: DIFFERENT at {where}{seq}: {diff.what}{rule}",
+            *([f"    first difference: {path}"] if path and not path.startswith("$: ") else []),
             f"    recording: {_shown(diff.recording)}",
             f"    model:     {_shown(diff.model)}"]
 

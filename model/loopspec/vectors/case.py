@@ -240,3 +240,14 @@ def note_ids(index: int, *ids: str) -> Probe:
         return None if got == list(ids) else f"step {index} notification messages should be {list(ids)}, got {got}"
 
     return probe
+
+
+def rules_of_last_step(case: Json) -> tuple[str, ...]:
+    """The rules of the lifecycle rows the model fires at a case's last command: what a shrunk
+    counterexample, which ends where the implementation disagrees, shows broken."""
+    from loopspec.loop.lifecycle import TABLE
+
+    steps = case.get("steps")
+    last = steps[-1] if isinstance(steps, list) and steps else None
+    fired = set(last.get("rows") or ()) if isinstance(last, dict) else set()
+    return tuple(sorted({rule for row in TABLE if row.key in fired for rule in row.rules}))

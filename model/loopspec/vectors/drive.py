@@ -32,7 +32,7 @@ from hypothesis.errors import StopTest
 
 from loopspec.vectors.adapter.client import Adapter, AdapterFailure, Batch
 from loopspec.vectors.capabilities import LACKED_REDRAWS, expressible_answer, needs_lacked
-from loopspec.vectors.case import CaseSpec, build_case
+from loopspec.vectors.case import CaseSpec, build_case, rules_of_last_step
 from loopspec.vectors.codec import encode_command
 from loopspec.vectors.command_gen import STOP_CHOICES
 from loopspec.vectors.drive_check import Checker, Expected, replay
@@ -80,7 +80,8 @@ class DriveReport:
             return f"disagreement after {self.examples} example(s) {against}; {self.throughput()}"
         if self.stopped_by_budget:
             return (f"stopped by the time budget after {self.examples} of {self.requested} examples: no "
-                    f"disagreement in those {against}; {self.throughput()}")
+                    f"disagreement in those {against}, but a search cut short is not a pass; "
+                    f"{self.throughput()}")
         return f"no disagreement in {self.examples} of {self.requested} examples {against}; {self.throughput()}"
 
     def case(self, seed: int) -> Json:
@@ -89,7 +90,10 @@ class DriveReport:
         spec = CaseSpec(f"regression/drive/seed-{seed}-{digest}", "regression", (),
                         f"Found by loopspec drive (seed {seed}): {self.disagreement or self.adapter_failure}",
                         self.commands)
-        return build_case(spec)
+        case = build_case(spec)
+        # Its file names the rules it shows broken, as a suite's cases do (vectors run prints them).
+        rules = rules_of_last_step(case)
+        return build_case(attrs.evolve(spec, rules=rules)) if rules else case
 
 
 class ProfileMismatch(ValueError):

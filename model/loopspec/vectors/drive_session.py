@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from typing import TextIO
 
+from loopspec.data.terminal_text import write_meter
 from loopspec.vectors.adapter.client import AdapterFailure
 from loopspec.vectors.reference_model import VectorCommand
 
@@ -62,12 +63,12 @@ class Session:
         self.shown = now
         what = "shrinking" if self.failing else f"{self.examples}/{requested} examples"
         line = f"drive: {what}, {sent} commands, {now - self.started:.1f} s"
-        self.progress.write("\r" + line.ljust(70))
+        write_meter(self.progress, "\r" + line.ljust(70))
         self.progress.flush()
 
     def close_progress(self) -> None:
         if self.progress is not None:
-            self.progress.write("\r" + " " * 70 + "\r")
+            write_meter(self.progress, "\r" + " " * 70 + "\r")
             self.progress.flush()
 
 

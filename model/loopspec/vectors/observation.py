@@ -14,6 +14,7 @@ else, down to the difference between ``true`` and ``1`` that Python's ``==`` wou
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from typing import overload
@@ -147,7 +148,11 @@ def _kind(value: object) -> str:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
+    """A JSON value as JSON (``null``, ``false``, ``"text"``), cut to 160 characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=True, default=repr)
+    except (ValueError, TypeError, RecursionError):
+        text = repr(value)
     return text if len(text) <= 160 else text[:157] + "..."
 
 
@@ -189,18 +194,22 @@ def _same_json(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
 
 
-def first_difference(expected: object, actual: object, path: str = "$") -> str | None:
-    """Where two JSON values first differ (``$.events[2].data.start: expected 0, got 1``), or None."""
+def first_difference(expected: object, actual: object, path: str = "$",
+                     words: tuple[str, str] = ("expected", "got")) -> str | None:
+    """Where two JSON values first differ (``$.events[2].data.start: expected 0, got 1``), or None.
+
+    ``words`` name the two sides (``reproduce`` says "the model" and "the recording")."""
+    said, found_word = words
     if path == "$" and same_json(expected, actual):
         return None
     if _kind(expected) != _kind(actual):
-        return f"{path}: expected {_short(expected)}, got {_short(actual)}"
+        return f"{path}: {said} {_short(expected)}, {found_word} {_short(actual)}"
     if isinstance(expected, dict):
         assert isinstance(actual, dict)
         for key in expected:
             if key not in actual:
-                return f"{path}: key {key!r} missing (expected {_short(expected[key])})"
-            found = first_difference(expected[key], actual[key], f"{path}.{key}")
+                return f"{path}: key {key!r} missing ({said} {_short(expected[key])})"
+            found = first_difference(expected[key], actual[key], f"{path}.{key}", words)
             if found:
                 return found
         extra = sorted(set(actual) - set(expected))
@@ -208,18 +217,18 @@ def first_difference(expected: object, actual: object, path: str = "$") -> str |
     if isinstance(expected, list):
         assert isinstance(actual, list)
         for index, (e, a) in enumerate(zip(expected, actual, strict=False)):
-            found = first_difference(e, a, f"{path}[{index}]")
+            found = first_difference(e, a, f"{path}[{index}]", words)
             if found:
                 return found
         if len(expected) != len(actual):
-            return f"{path}: expected {len(expected)} item(s), got {len(actual)}"
+            return f"{path}: {said} {len(expected)} item(s), {found_word} {len(actual)}"
         return None
     if isinstance(expected, float) or isinstance(actual, float):
         assert isinstance(expected, int | float)
         assert isinstance(actual, int | float)
         same = float(expected) == float(actual) or (math.isnan(expected) and math.isnan(actual))
-        return None if same else f"{path}: expected {_short(expected)}, got {_short(actual)}"
-    return None if expected == actual else f"{path}: expected {_short(expected)}, got {_short(actual)}"
+        return None if same else f"{path}: {said} {_short(expected)}, {found_word} {_short(actual)}"
+    return None if expected == actual else f"{path}: {said} {_short(expected)}, {found_word} {_short(actual)}"
 
 
 def observation_difference(expected: object, actual: object) -> str | None:

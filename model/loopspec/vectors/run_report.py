@@ -32,6 +32,8 @@ class CaseResult:
     detail: str = ""
     reason: str = ""
     """Why a case was not run (``outside-profile``, ``unsupported``, ``no-adapter``)."""
+    rules: tuple[str, ...] = ()
+    """The rules the case file says a failing case shows broken (its ``rules``), for the report."""
 
     @property
     def area(self) -> str:
@@ -44,6 +46,8 @@ class CaseResult:
 
     @property
     def label(self) -> str:
+        if self.reason == OUTSIDE_PROFILE:
+            return "SKIPPED"  # of other profiles only: never counted against the profile
         return {PASS: "PASS", FAIL: "FAIL"}.get(self.status, "NOT RUN")
 
 
@@ -107,7 +111,7 @@ class RunReport:
         # Cases of other profiles are named as such: "conforms to profile full" must not read as
         # "every case of the suite ran".
         outside = self.count_reason(OUTSIDE_PROFILE)
-        others = f"; {outside} case(s) of other profiles only, not run" if outside else ""
+        others = f"; {outside} case(s) of other profiles only skipped" if outside else ""
         chosen = self.provenance.selection
         if chosen and self.ok:
             return (f"the {len(mine)} selected case(s) of profile {self.profile} passed against "
@@ -122,27 +126,32 @@ class RunReport:
                 f"{bad} of {len(mine)} {which} failed or were not run{others}")
 
     def summary(self) -> str:
+        # A case of other profiles only is skipped as the profile asks and never counts against it;
+        # "not run" is said only of the profile's own cases, each of which fails the run (exit 1).
         outside = self.count_reason(OUTSIDE_PROFILE)
-        note = f"; {outside} of other profiles only" if outside else ""
-        return (f"{self.count(PASS)} passed, {self.count(FAIL)} failed, {self.count(NOT_RUN)} not run{note} "
-                f"(of {len(self.results)}) against {self.implementation}")
+        skipped = f", {outside} skipped (of other profiles only)" if outside else ""
+        return (f"{self.count(PASS)} passed, {self.count(FAIL)} failed, {self.count(NOT_RUN) - outside} not run"
+                f"{skipped} (of {len(self.results)}) against {self.implementation}")
 
     def areas(self) -> dict[str, Counter[str]]:
+        """Per area: passed, failed, not run (of the profile) and, under ``outside-profile``, skipped."""
         out: dict[str, Counter[str]] = {}
         for r in self.results:
-            out.setdefault(r.area, Counter())[r.status] += 1
+            out.setdefault(r.area, Counter())[OUTSIDE_PROFILE if r.reason == OUTSIDE_PROFILE else r.status] += 1
         return out
 
     def area_lines(self) -> list[str]:
         width = max((len(a) for a in self.areas()), default=0)
         return [f"  {area:{width}}  {c[PASS]:4} passed  {c[FAIL]:4} failed  {c[NOT_RUN]:4} not run"
+                + (f"  {c[OUTSIDE_PROFILE]:4} skipped" if c[OUTSIDE_PROFILE] else "")
                 for area, c in sorted(self.areas().items())]
 
 
 def case_line(result: CaseResult) -> str:
     """One case in the text format (two lines when there is a detail)."""
     detail = result.detail or result.reason
-    text = f"{result.label:7} {result.id}"
+    rules = f"  (rules: {', '.join(result.rules)})" if result.rules else ""
+    text = f"{result.label:7} {result.id}{rules}"
     return text + ("\n        " + detail.replace("\n", "\n        ") if detail else "")
 
 
@@ -163,10 +172,11 @@ def as_json(report: RunReport) -> dict[str, object]:
         "verdict": report.verdict(),
         "counts": {PASS: report.count(PASS), FAIL: report.count(FAIL), NOT_RUN: report.count(NOT_RUN),
                    OUTSIDE_PROFILE: report.count_reason(OUTSIDE_PROFILE)},
-        "areas": {area: {PASS: c[PASS], FAIL: c[FAIL], NOT_RUN: c[NOT_RUN]}
+        "areas": {area: {PASS: c[PASS], FAIL: c[FAIL], NOT_RUN: c[NOT_RUN] + c[OUTSIDE_PROFILE]}
                   for area, c in sorted(report.areas().items())},
         "cases": [{"id": r.id, "area": r.area, "status": r.status,
-                   **({"reason": r.reason} if r.reason else {}), **({"detail": r.detail} if r.detail else {})}
+                   **({"reason": r.reason} if r.reason else {}), **({"detail": r.detail} if r.detail else {}),
+                   **({"rules": list(r.rules)} if r.rules else {})}
                   for r in report.results],
     }
 

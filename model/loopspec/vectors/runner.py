@@ -22,6 +22,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
+import attrs
+
+from loopspec.data.terminal_text import escaped, write_meter
 from loopspec.rules.catalogue import RULE_ID_PATTERN
 from loopspec.rules.shipped import package_version, spec_digest
 from loopspec.vectors.adapter.client import Adapter, AdapterError, AdapterFailure
@@ -232,13 +235,13 @@ class _Progress:
 
     def show(self, done: int, case_id: str) -> None:
         if self.stream is not None:
-            line = f"[{done}/{self.total}] {self.failed} failed  {case_id}"
-            self.stream.write("\r" + line[:100].ljust(100))
+            line = f"[{done}/{self.total}] {self.failed} failed  {escaped(case_id)}"
+            write_meter(self.stream, "\r" + line[:100].ljust(100))
             self.stream.flush()
 
     def close(self) -> None:
         if self.stream is not None:
-            self.stream.write("\r" + " " * 100 + "\r")
+            write_meter(self.stream, "\r" + " " * 100 + "\r")
             self.stream.flush()
 
 
@@ -260,10 +263,11 @@ def _connect(connect: Callable[[], Adapter]) -> tuple[Adapter | None, str]:
 
 
 def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, select: Sequence[str] = (),
-              fmt: str = "text", progress: TextIO | None = None) -> RunReport:
+              fmt: str = "text", progress: TextIO | None = None, quiet: bool = False) -> RunReport:
     """Run every selected case of a suite (or one case file) in order and write the report in ``fmt``.
 
-    ``progress`` (a terminal) gets a self-overwriting progress line.  A dead or hung adapter fails
+    ``progress`` (a terminal) gets a self-overwriting progress line; ``quiet`` leaves out of the text
+    report the lines of cases that passed or were skipped (of other profiles only).  A dead or hung adapter fails
     its case and is started again (``connect``) for the next one; if it cannot be started the
     remaining cases are not run.
     """
@@ -281,7 +285,7 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
     def emit(result: CaseResult) -> None:
         results.append(result)
         meter.failed += result.counts_against
-        if fmt == "text":
+        if fmt == "text" and not (quiet and not result.counts_against):
             meter.close()
             out.write(case_line(result) + "\n")
 
@@ -294,10 +298,16 @@ def run_suite(suite: Path, connect: Callable[[], Adapter], out: TextIO, *, selec
             emit(CaseResult(case_id, NOT_RUN, "the adapter was not started again: "
                             + why.splitlines()[0], NO_ADAPTER))
         else:
+            listed = case.get("rules")
+            rules = tuple(str(rule) for rule in listed) if isinstance(listed, list) else ()
+            gone = False
             try:
-                emit(run_case(adapter, case_id, case))
+                result = run_case(adapter, case_id, case)
             except AdapterFailure as failure:
-                emit(CaseResult(case_id, FAIL, failure.report()))
+                result, gone = CaseResult(case_id, FAIL, failure.report()), True
+            # A failed case names the rules its file lists, as a vector suite's reader expects.
+            emit(attrs.evolve(result, rules=rules) if result.counts_against else result)
+            if gone:
                 adapter.close()
                 adapter = None  # started again before the next case
     meter.close()

@@ -6,7 +6,7 @@ Four kinds of case, laid out as ``area/handler/case.json``:
   observations can show broken, each probed for its rule's hallmark when generated;
 * **row** — for every row of the lifecycle table, the shortest seeded random walk whose last
   command fires it (``lifecycle/<input>/<phase>-<guard>``);
-* **walk** — ``count`` further seeded random walks (``random/walk/walk-NNNN``), and as many
+* **walk** — ``count`` further seeded random walks of the full profile (``random/walk/walk-NNNN``), and as many
   for each partial profile: walks of edits and claims for ``inbox`` (``random/inbox/walk-NNNN``),
   walks without public edits for ``loop`` (``random/loop/walk-NNNN``);
 * **pair** — for every pair of consecutive table rows the model can produce and no case above
@@ -53,7 +53,11 @@ ROW_WALK_STOPS = ("run", "hop")  # a row walk with stops: half its commands stop
 
 
 class SuiteError(Exception):
-    """The suite cannot be generated (a row is unreachable, the output directory is not ours)."""
+    """The suite cannot be generated: a row is unreachable or a case no longer does what it is for."""
+
+
+class SuiteOutError(SuiteError):
+    """The output directory is not one the suite may be written into (bad usage, not a finding)."""
 
 
 def rule_cases() -> tuple[CaseSpec, ...]:
@@ -176,7 +180,7 @@ def profile_walk_cases(seed: int, count: int, steps: int = 2 * WALK_STEPS) -> tu
 
 def _check_out(out: Path) -> None:
     if out.exists() and any(out.iterdir()) and not (out / "manifest.json").is_file():
-        raise SuiteError(f"{out} is not empty and holds no manifest.json: refusing to write into it")
+        raise SuiteOutError(f"{out} is not empty and holds no manifest.json: refusing to write into it")
 
 
 def _prepare(out: Path) -> None:
@@ -186,7 +190,7 @@ def _prepare(out: Path) -> None:
         try:
             old = json.loads(manifest.read_text(encoding="utf-8"))
         except ValueError:
-            raise SuiteError(f"{manifest} is not JSON: refusing to replace that suite") from None
+            raise SuiteOutError(f"{manifest} is not JSON: refusing to replace that suite") from None
         entries = old.get("cases") if isinstance(old, dict) else None
         root = out.resolve()
         for entry in entries if isinstance(entries, list) else []:

@@ -36,6 +36,7 @@ class SubprocessAdapter(Adapter):
         self.name = " ".join(self.argv)
         self.timeout = timeout
         self._last = ""
+        self._killed = False
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._lines: queue.Queue[str | None] = queue.Queue()
         try:
@@ -53,7 +54,7 @@ class SubprocessAdapter(Adapter):
         )
         for reader in self._readers:
             reader.start()
-        self._timeout_now = hello_timeout
+        self._timeout_now = max(hello_timeout, timeout)
         try:
             self.hello()
         except (AdapterFailure, AdapterError):
@@ -81,11 +82,21 @@ class SubprocessAdapter(Adapter):
         self._stop(grace=0.5)
         for reader in self._readers:
             reader.join(timeout=1.0)
-        code = self._proc.returncode
-        detail = f"exit code: {code}\n" if code is not None else ""
+        detail = self._ending()
         if self._stderr:
             detail += "stderr (last lines):\n" + "\n".join("  " + line for line in self._stderr)
         return AdapterFailure(what, request, self._last, detail)
+
+    def _ending(self) -> str:
+        """How the adapter's process ended, in words: a negative code is a signal, maybe loopspec's own kill."""
+        code = self._proc.returncode
+        if code is None:
+            return ""
+        if self._killed:
+            return "loopspec killed it: it did not exit when its stdin was closed\n"
+        if code < 0:
+            return f"killed by signal {-code}\n"
+        return f"exit code: {code}\n"
 
     def exchange(self, request: Json) -> Json:
         responses, failure = self.exchange_many([request])
@@ -106,7 +117,12 @@ class SubprocessAdapter(Adapter):
             stdin.write("".join(line + "\n" for line in lines))
             stdin.flush()
         except (OSError, ValueError):
-            return self._fail("adapter closed its stdin (exited?)", lines[0])
+            try:
+                exited = self._proc.wait(timeout=0.5) is not None
+            except subprocess.TimeoutExpired:
+                exited = False
+            what = "adapter exited before reading the request" if exited else "adapter closed its stdin"
+            return self._fail(what, lines[0])
         return None
 
     def _read(self, requests: Sequence[Json]) -> tuple[list[Json], AdapterFailure | None]:
@@ -134,7 +150,8 @@ class SubprocessAdapter(Adapter):
         try:
             answer = self._lines.get(timeout=self._timeout_now)
         except queue.Empty:
-            raise self._fail(f"no response within {self._timeout_now:g} s", dump_line(request)) from None
+            starting = " (the hello: starting an adapter may take this long)" if "hello" in request else ""
+            raise self._fail(f"no response within {self._timeout_now:g} s{starting}", dump_line(request)) from None
         if answer is None:
             raise self._fail("adapter exited (stdout closed) before answering", dump_line(request))
         self._last = answer
@@ -157,6 +174,7 @@ class SubprocessAdapter(Adapter):
             try:
                 proc.wait(timeout=grace)
             except subprocess.TimeoutExpired:
+                self._killed = True
                 proc.kill()
                 proc.wait()
 
