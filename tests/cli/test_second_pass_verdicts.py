@@ -202,6 +202,10 @@ def test_render_and_reproduce_read_standard_input_like_check() -> None:
     (("explore", "--scope", "dev", "--ids", "2"), "--scope dev names the whole scope; it takes no --ids"),
     (("explore", "--ids", "1", "--depth", "1", "--witnesses", LOG), "is a file; give a folder"),
     (("explore", "--ids", "1", "--depth", "1", "--counterexample", "/nowhere/case.json"), "its folder /nowhere does"),
+    (("check", "--manifest", REPO / "examples" / "logs" / "manifest.json", "--all", "--jobs", "2"),
+     "it takes no --all, --jobs"),
+    (("check", LOG, "--live", LIVE, "--jobs", "2"), "--live checks one log in this process; it takes no --jobs"),
+    (("render", LOG, "--out", "/nowhere/page.html"), "its folder /nowhere does not exist"),
 ])
 def test_an_option_the_mode_ignores_or_an_output_it_cannot_write_is_refused_first(
         argv: tuple[object, ...], said: str) -> None:

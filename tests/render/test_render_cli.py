@@ -74,7 +74,7 @@ def test_render_unusable_input_exits_2_without_a_traceback(tmp_path: Path, capsy
     assert "cannot read" in err
     assert "Traceback" not in err
     assert main(["render", str(S16), "--out", str(tmp_path / "no" / "such" / "dir.html")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert "cannot be written: its folder" in capsys.readouterr().err  # said before the drawing
 
 
 def test_render_says_where_the_model_refuses_the_log(capsys: pytest.CaptureFixture[str]) -> None:

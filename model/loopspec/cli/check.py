@@ -122,8 +122,14 @@ def run(args: argparse.Namespace) -> int:
     if reconfigure is not None:  # garbage input may hold lone surrogates, which UTF-8 cannot print
         reconfigure(errors="backslashreplace")
     if args.manifest is not None:
-        if args.paths or args.live or args.format == HTML or args.expect:
-            print("loopspec check: --manifest takes no log paths, --live, --expect or --format html", file=sys.stderr)
+        given = (("log paths", bool(args.paths)), ("--live", args.live is not None),
+                 ("--expect", args.expect is not None), ("--format html", args.format == HTML), ("--all", args.all),
+                 ("--max-violations", args.max_violations is not None), ("--jobs", args.jobs != 1),
+                 ("--out", args.out is not None))
+        ignored = [flag for flag, named in given if named]
+        if ignored:
+            print(f"loopspec check: --manifest judges the examples it lists; it takes no {', '.join(ignored)}",
+                  file=sys.stderr)
             return 2
         return _run_manifest(args)
     if not args.paths:
@@ -154,6 +160,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if args.live is not None and (len(files) != 1 or problems):
         print("loopspec check: --live needs exactly one log", file=sys.stderr)
+        return 2
+    if args.live is not None and args.jobs != 1:
+        print("loopspec check: --live checks one log in this process; it takes no --jobs", file=sys.stderr)
         return 2
     if (refused := _expect_problem(args)) is not None:
         print(f"loopspec check: {refused}", file=sys.stderr)

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 from pathlib import Path
 
 from loopspec.cli.option_types import any_whole_number, whole_number
 from loopspec.vectors.pack import archive_name, pack
-from loopspec.vectors.suite import SuiteError
+from loopspec.vectors.suite import SuiteError, written
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"loopspec vectors pack: cannot write into {args.out} ({err.strerror or err})", file=sys.stderr)
         return 2
     digest = hashlib.sha256(target.read_bytes()).hexdigest()
-    print(f"{target}: {json.dumps(manifest['counts'])} sha256 {digest}")
+    print(f"{target}: sha256 {digest}; {written(manifest['counts'], args.count)}")
     return 0
 
 

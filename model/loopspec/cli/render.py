@@ -32,6 +32,12 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(window, str):
         print(f"loopspec render: {window}", file=sys.stderr)
         return 2
+    if args.out is not None and (args.out.is_dir() or not args.out.absolute().parent.is_dir()):
+        # Said before the drawing, which can take long.
+        folder = args.out.absolute().parent
+        why = "is a folder" if args.out.is_dir() else f"cannot be written: its folder {folder} does not exist"
+        print(f"loopspec render: --out {args.out} {why}", file=sys.stderr)
+        return 2
     try:
         with stdin_spooled([args.log, args.live]) as (log, live):
             return _draw(args, window, log, live)

@@ -10,7 +10,6 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 from loopspec.cli import pack as pack_command
 from loopspec.cli.option_types import any_whole_number, positive_int, whole_number
@@ -23,7 +22,7 @@ from loopspec.vectors.drive import ProfileMismatch, drive
 from loopspec.vectors.profiles import DEFAULT_PROFILE, PROFILE_NAMES, PROFILES
 from loopspec.vectors.run_report import FORMATS
 from loopspec.vectors.runner import AdapterUnavailable, SuiteUnreadable, run_suite, start_problem
-from loopspec.vectors.suite import SuiteError, SuiteOutError, generate
+from loopspec.vectors.suite import SuiteError, SuiteOutError, generate, written
 
 
 def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
@@ -47,16 +46,6 @@ def _adapter_argv(args: argparse.Namespace) -> list[str] | None:
     return argv
 
 
-def _written(out: Path, counts: Any, per_profile: int) -> str:
-    """What was written, each case counted once by kind; negatives and profiles are properties of them."""
-    kinds = ", ".join(f"{counts[kind]:,} {name}" for kind, name in (
-        ("rule", "hand-written"), ("row", "row"), ("walk", f"random walk ({per_profile} per profile)"),
-        ("pair", "row-pair")))
-    profiles = ", ".join(f"{name} {number:,}" for name, number in counts["profiles"].items())
-    return (f"{out}: wrote {counts['cases']:,} case(s): {kinds}; {counts['negative']:,} of them "
-            f"negative; runnable per profile (a case runs under every profile it lists): {profiles}")
-
-
 def _generate(args: argparse.Namespace) -> int:
     out = args.out or args.out_dir
     if out is None or (args.out and args.out_dir and args.out != args.out_dir):
@@ -74,7 +63,7 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"loopspec vectors generate: cannot write the suite into {out} ({err.strerror or err})",
               file=sys.stderr)
         return 2
-    print(_written(out, manifest["counts"], args.count))
+    print(f"{out}: wrote {written(manifest['counts'], args.count)}")
     uncovered = manifest["uncoveredRules"]
     if uncovered:
         print(f"rules checkable from commands without a hand-written case: {uncovered}", file=sys.stderr)

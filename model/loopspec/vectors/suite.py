@@ -26,6 +26,7 @@ import hashlib
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 from loopspec.data.errors import CommandRefused
 from loopspec.loop.commands import Advance, Stopping
@@ -283,3 +284,13 @@ def generate(out: Path, seed: int = 0, count: int = 20) -> Json:
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
+
+
+def written(counts: Any, per_profile: int) -> str:
+    """What a suite holds, each case counted once by kind; negatives and profiles are properties of them."""
+    kinds = ", ".join(f"{counts[kind]:,} {name}" for kind, name in (
+        ("rule", "hand-written"), ("row", "row"), ("walk", f"random walk ({per_profile} per profile)"),
+        ("pair", "row-pair")))
+    profiles = ", ".join(f"{name} {number:,}" for name, number in counts["profiles"].items())
+    return (f"{counts['cases']:,} case(s): {kinds}; {counts['negative']:,} of them negative; runnable per "
+            f"profile (a case runs under every profile it lists): {profiles}")
