@@ -41,7 +41,7 @@ from loopspec.log.kinds import (
 from loopspec.loop import commands as cmd
 from loopspec.loop import lifecycle as lifecycle
 from loopspec.loop.phases import DECIDING, HOPS, PROMPTING, RUNNING, STEPPING, STOPPING
-from loopspec.loop.state import Agent, AgentTransition
+from loopspec.loop.state import Agent, AgentTransition, CallInProgress
 from loopspec.reproduce import answers, landing
 from loopspec.reproduce import records as r
 from loopspec.reproduce.calls import CALLS
@@ -119,6 +119,12 @@ class Engine:
         """The model rests at a hop and the recording shows the loop's next output: it went on by
         itself (as far as the hop ``stop`` if it passes one)."""
         self._took(lifecycle.advance(self.agent, stop=stop))
+
+    def finish_call(self, call_in: CallInProgress) -> None:
+        """The rest of the call the agent stands inside runs up to its return: as far as the hop the
+        loop goes on from after a call made there (``GOES_ON_AFTER_CALL``: a driver the call
+        started goes on only once it has returned), else ``prompting``."""
+        self.go_on(stop=lifecycle.GOES_ON_AFTER_CALL.get(call_in.phase, PROMPTING))
 
     def landed_at_a_hop(self, notes_between: bool = False, after_note: str | None = None,
                         outside: bool = False) -> bool:
@@ -212,7 +218,7 @@ class Engine:
         if self.agent.phase in HOPS and not (isinstance(record, r.Marker) and record.type not in MODEL_WRITTEN):
             call_in = self.agent.call
             if call_in is not None:  # the rest of the call the agent stands inside, up to its return
-                self.go_on(stop=lifecycle.GOES_ON_AFTER_CALL.get(call_in.phase, PROMPTING))
+                self.finish_call(call_in)
             elif not self._rest_has_run():
                 self.go_on()
             return  # else the call is synchronous: the loop goes on only once it has returned
@@ -321,7 +327,7 @@ def on_end(engine: Engine, end: r.OpEnd) -> None:
         # (also when the rest ran already, the recording showing some of it before the op-end).
         call_in = engine.agent.call
         if call_in is not None and not engine.pending:
-            engine.go_on(stop=lifecycle.GOES_ON_AFTER_CALL.get(call_in.phase, PROMPTING))
+            engine.finish_call(call_in)
         elif engine.pending:
             engine.landed_at_a_hop()
     engine.check_quiet(f"the call {end.label!r} returned")
